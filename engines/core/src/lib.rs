@@ -1,0 +1,18 @@
+//! puz-core: the data every engine shares and nothing else.
+//!
+//! - [`perm`]: permutations of points (`u16` images), composed left to right.
+//! - [`puzzle`]: a puzzle as orbits of pieces with orientations, flattened to points.
+//! - [`rank`]: the ranking contract (a bijection group -> `0..size`) engines share.
+//! - [`word`]: nested move sequences that are streamed, never expanded.
+//!
+//! No module here knows the `puz` syntax: the interpreter builds these values.
+
+pub mod perm;
+pub mod puzzle;
+pub mod rank;
+pub mod word;
+
+pub use perm::Perm;
+pub use puzzle::{MoveBuilder, NamedMove, Orbit, OrbitState, Puzzle};
+pub use rank::Ranker;
+pub use word::{Alphabet, Frame, Word};

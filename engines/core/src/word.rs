@@ -1,0 +1,397 @@
+//! Nested move sequences ("words") that keep their structure.
+//!
+//! A [`Word`] is a tree: letters (indices into an [`Alphabet`]), sequences, repetitions,
+//! inverses and named macros. `(P F P B)^2` with `P` of length 10^8 stays a few nodes;
+//! [`Word::stream`] yields its letters one by one without expanding it, and
+//! [`Word::locate`] says where a letter index falls in the user's own definitions.
+
+use crate::perm::Perm;
+use std::sync::Arc;
+
+/// The letters a word is written in: each a named permutation with a known inverse letter.
+#[derive(Clone, Debug, Default)]
+pub struct Alphabet {
+    pub names: Vec<String>,
+    pub perms: Vec<Perm>,
+    /// `inverse[l]` is the letter whose permutation is the inverse of letter `l`'s.
+    pub inverse: Vec<u32>,
+}
+
+impl Alphabet {
+    /// Builds an alphabet, finding each letter's inverse among the letters.
+    /// Returns `None` if some letter's inverse is missing.
+    pub fn new(names: Vec<String>, perms: Vec<Perm>) -> Option<Alphabet> {
+        let mut inverse = Vec::with_capacity(perms.len());
+        for p in &perms {
+            let inv = p.inverse();
+            inverse.push(perms.iter().position(|q| *q == inv)? as u32);
+        }
+        Some(Alphabet { names, perms, inverse })
+    }
+
+    pub fn len(&self) -> usize {
+        self.perms.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.perms.is_empty()
+    }
+
+    pub fn index(&self, name: &str) -> Option<u32> {
+        self.names.iter().position(|n| n == name).map(|i| i as u32)
+    }
+}
+
+/// A nested move sequence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Word {
+    /// One letter of the alphabet.
+    Letter(u32),
+    /// Words one after another.
+    Seq(Arc<[Word]>),
+    /// A word repeated `n` times.
+    Repeat(Arc<Word>, u64),
+    /// The inverse of a word: its letters reversed and inverted.
+    Inverse(Arc<Word>),
+    /// A word with the name the user gave it, kept for reports.
+    Named(Arc<str>, Arc<Word>),
+}
+
+/// One level of the path from a word down to one of its letters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Frame {
+    /// Inside the macro with this name.
+    Named(String),
+    /// Repetition `k` (1-based) of `n`.
+    Repeat { k: u64, n: u64 },
+    /// Item `i` (1-based) of a sequence of `n`.
+    Item { i: usize, n: usize },
+    /// Inside an inverse.
+    Inverse,
+}
+
+impl Word {
+    pub fn empty() -> Word {
+        Word::Seq(Arc::from(Vec::new()))
+    }
+
+    pub fn seq(items: Vec<Word>) -> Word {
+        if items.len() == 1 {
+            return items.into_iter().next().unwrap();
+        }
+        Word::Seq(Arc::from(items))
+    }
+
+    /// `self` repeated `n` times; a negative `n` repeats the inverse.
+    pub fn pow(self, n: i64) -> Word {
+        let base = if n < 0 { self.inverse() } else { self };
+        match n.unsigned_abs() {
+            1 => base,
+            k => Word::Repeat(Arc::new(base), k),
+        }
+    }
+
+    pub fn inverse(self) -> Word {
+        match self {
+            Word::Inverse(w) => (*w).clone(),
+            w => Word::Inverse(Arc::new(w)),
+        }
+    }
+
+    pub fn named(name: &str, w: Word) -> Word {
+        Word::Named(Arc::from(name), Arc::new(w))
+    }
+
+    /// `[a, b] = a b a' b'`.
+    pub fn commutator(a: Word, b: Word) -> Word {
+        Word::seq(vec![a.clone(), b.clone(), a.inverse(), b.inverse()])
+    }
+
+    /// `[a: b] = a b a'`.
+    pub fn conjugate(a: Word, b: Word) -> Word {
+        Word::seq(vec![a.clone(), b, a.inverse()])
+    }
+
+    /// The number of letters, saturating at `u128::MAX`.
+    pub fn len(&self) -> u128 {
+        match self {
+            Word::Letter(_) => 1,
+            Word::Seq(items) => items.iter().fold(0u128, |acc, w| acc.saturating_add(w.len())),
+            Word::Repeat(w, n) => w.len().saturating_mul(*n as u128),
+            Word::Inverse(w) | Word::Named(_, w) => w.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The permutation the word performs (repetitions by repeated squaring).
+    pub fn eval(&self, alpha: &Alphabet, degree: usize) -> Perm {
+        match self {
+            Word::Letter(l) => alpha.perms[*l as usize].clone(),
+            Word::Seq(items) => {
+                let mut acc = Perm::identity(degree);
+                for w in items.iter() {
+                    acc = acc.then(&w.eval(alpha, degree));
+                }
+                acc
+            }
+            Word::Repeat(w, n) => w.eval(alpha, degree).pow(*n as i64),
+            Word::Inverse(w) => w.eval(alpha, degree).inverse(),
+            Word::Named(_, w) => w.eval(alpha, degree),
+        }
+    }
+
+    /// The letters in order, streamed from the nested form.
+    pub fn stream<'a>(&'a self, alpha: &'a Alphabet) -> Stream<'a> {
+        Stream { inverse: &alpha.inverse, stack: vec![(self, false, 0)] }
+    }
+
+    /// All letters in a vector (only for words known to be short).
+    pub fn letters(&self, alpha: &Alphabet) -> Vec<u32> {
+        self.stream(alpha).collect()
+    }
+
+    /// Where letter `index` (0-based) sits in the nested structure, outermost first,
+    /// with the letter itself. `None` when the index is past the end.
+    pub fn locate(&self, alpha: &Alphabet, index: u128) -> Option<(Vec<Frame>, u32)> {
+        let mut frames = Vec::new();
+        let mut node = self;
+        let mut inverted = false;
+        let mut i = index;
+        if i >= self.len() {
+            return None;
+        }
+        loop {
+            match node {
+                Word::Letter(l) => {
+                    let l = if inverted { alpha.inverse[*l as usize] } else { *l };
+                    return Some((frames, l));
+                }
+                Word::Named(name, w) => {
+                    frames.push(Frame::Named(name.to_string()));
+                    node = w;
+                }
+                Word::Inverse(w) => {
+                    frames.push(Frame::Inverse);
+                    inverted = !inverted;
+                    node = w;
+                }
+                Word::Repeat(w, n) => {
+                    let l = w.len();
+                    let k = (i / l) as u64;
+                    i %= l;
+                    let k_shown = if inverted { *n - k } else { k + 1 };
+                    frames.push(Frame::Repeat { k: k_shown, n: *n });
+                    node = w;
+                }
+                Word::Seq(items) => {
+                    let n = items.len();
+                    let order: Box<dyn Iterator<Item = usize>> =
+                        if inverted { Box::new((0..n).rev()) } else { Box::new(0..n) };
+                    let mut found = None;
+                    for j in order {
+                        let l = items[j].len();
+                        if i < l {
+                            found = Some(j);
+                            break;
+                        }
+                        i -= l;
+                    }
+                    let j = found?;
+                    frames.push(Frame::Item { i: j + 1, n });
+                    node = &items[j];
+                }
+            }
+        }
+    }
+
+    /// Writes the word in cuber's notation with the alphabet's names.
+    pub fn display(&self, alpha: &Alphabet) -> String {
+        let mut out = String::new();
+        self.write(alpha, &mut out, true);
+        out
+    }
+
+    fn write(&self, alpha: &Alphabet, out: &mut String, top: bool) {
+        let sep = |out: &mut String| {
+            if !out.is_empty() && !out.ends_with(' ') && !out.ends_with('(') {
+                out.push(' ');
+            }
+        };
+        match self {
+            Word::Letter(l) => {
+                sep(out);
+                out.push_str(&alpha.names[*l as usize]);
+            }
+            Word::Named(name, _) => {
+                sep(out);
+                out.push_str(name);
+            }
+            Word::Seq(items) => {
+                if items.is_empty() {
+                    sep(out);
+                    out.push_str("()");
+                    return;
+                }
+                if !top {
+                    sep(out);
+                    out.push('(');
+                }
+                for w in items.iter() {
+                    w.write(alpha, out, true);
+                }
+                if !top {
+                    out.push(')');
+                }
+            }
+            Word::Repeat(w, n) => {
+                w.write_atom(alpha, out);
+                out.push_str(&n.to_string());
+            }
+            Word::Inverse(w) => {
+                w.write_atom(alpha, out);
+                out.push('\'');
+            }
+        }
+    }
+
+    fn write_atom(&self, alpha: &Alphabet, out: &mut String) {
+        match self {
+            Word::Letter(_) | Word::Named(..) => self.write(alpha, out, false),
+            Word::Seq(items) if items.len() > 1 => self.write(alpha, out, false),
+            _ => {
+                let mut s = String::new();
+                self.write(alpha, &mut s, true);
+                let sep = !out.is_empty() && !out.ends_with(' ') && !out.ends_with('(');
+                if sep {
+                    out.push(' ');
+                }
+                out.push('(');
+                out.push_str(&s);
+                out.push(')');
+            }
+        }
+    }
+}
+
+/// Iterator over the letters of a word, with a stack as deep as the nesting.
+pub struct Stream<'a> {
+    inverse: &'a [u32],
+    /// (node, inverted, progress: next item index for Seq, repetitions done for Repeat)
+    stack: Vec<(&'a Word, bool, u64)>,
+}
+
+impl<'a> Iterator for Stream<'a> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        loop {
+            let (node, inv, progress) = self.stack.last_mut()?;
+            let inv = *inv;
+            match node {
+                Word::Letter(l) => {
+                    let l = *l;
+                    self.stack.pop();
+                    return Some(if inv { self.inverse[l as usize] } else { l });
+                }
+                Word::Named(_, w) => {
+                    let w: &'a Word = w;
+                    self.stack.pop();
+                    self.stack.push((w, inv, 0));
+                }
+                Word::Inverse(w) => {
+                    let w: &'a Word = w;
+                    self.stack.pop();
+                    self.stack.push((w, !inv, 0));
+                }
+                Word::Repeat(w, n) => {
+                    if *progress >= *n {
+                        self.stack.pop();
+                    } else {
+                        *progress += 1;
+                        let w: &'a Word = w;
+                        self.stack.push((w, inv, 0));
+                    }
+                }
+                Word::Seq(items) => {
+                    let n = items.len() as u64;
+                    if *progress >= n {
+                        self.stack.pop();
+                    } else {
+                        let j = if inv { n - 1 - *progress } else { *progress };
+                        *progress += 1;
+                        let items: &'a [Word] = items;
+                        self.stack.push((&items[j as usize], inv, 0));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn alpha() -> Alphabet {
+        // Letters on 3 points: a = (0 1), b = (1 2) and c = (0 1 2), c' = (0 2 1).
+        let a = Perm::from_cycles(3, &[vec![0, 1]]).unwrap();
+        let b = Perm::from_cycles(3, &[vec![1, 2]]).unwrap();
+        let c = Perm::from_cycles(3, &[vec![0, 1, 2]]).unwrap();
+        let names = ["a", "b", "c", "c'"].iter().map(|s| s.to_string()).collect();
+        Alphabet::new(names, vec![a, b, c.clone(), c.inverse()]).unwrap()
+    }
+
+    #[test]
+    fn stream_matches_eval() {
+        let al = alpha();
+        let w = Word::seq(vec![
+            Word::Letter(0),
+            Word::seq(vec![Word::Letter(2), Word::Letter(1)]).pow(3),
+            Word::named("X", Word::commutator(Word::Letter(2), Word::Letter(0))),
+        ])
+        .pow(-2);
+        let letters = w.letters(&al);
+        assert_eq!(letters.len() as u128, w.len());
+        let mut p = Perm::identity(3);
+        for l in &letters {
+            p = p.then(&al.perms[*l as usize]);
+        }
+        assert_eq!(p, w.eval(&al, 3));
+        assert_eq!(w.clone().inverse().eval(&al, 3), w.eval(&al, 3).inverse());
+    }
+
+    #[test]
+    fn locate_names_the_macro_and_repetition() {
+        let al = alpha();
+        let p = Word::named("P", Word::seq(vec![Word::Letter(0), Word::Letter(1)]));
+        let w = Word::seq(vec![p.clone(), Word::Letter(2)]).pow(3);
+        let (frames, l) = w.locate(&al, 4).unwrap();
+        assert_eq!(l, 1);
+        assert_eq!(
+            frames,
+            vec![Frame::Repeat { k: 2, n: 3 }, Frame::Item { i: 1, n: 2 }, Frame::Named("P".into()), Frame::Item { i: 1, n: 2 }]
+                .into_iter()
+                .take(3)
+                .chain([Frame::Item { i: 2, n: 2 }])
+                .collect::<Vec<_>>()
+        );
+        assert!(w.locate(&al, 9).is_none());
+        // Every located letter agrees with the stream.
+        let inv = w.clone().inverse();
+        for (i, l) in inv.stream(&al).enumerate() {
+            assert_eq!(inv.locate(&al, i as u128).unwrap().1, l);
+        }
+    }
+
+    #[test]
+    fn display_keeps_structure() {
+        let al = alpha();
+        let w = Word::seq(vec![Word::seq(vec![Word::Letter(0), Word::Letter(1)]).pow(3), Word::Letter(2)]);
+        assert_eq!(w.display(&al), "(a b)3 c");
+        assert_eq!(Word::seq(vec![Word::Letter(0), Word::Letter(1)]).inverse().display(&al), "(a b)'");
+    }
+}
