@@ -1,5 +1,6 @@
 //! puz-core: the data every engine shares and nothing else.
 //!
+//! - [`control`]: cancellation, progress and memory checks for long computations.
 //! - [`perm`]: permutations of points (`u16` images), composed left to right.
 //! - [`puzzle`]: a puzzle as orbits of pieces with orientations, flattened to points.
 //! - [`rank`]: the ranking contract (a bijection group -> `0..size`) engines share.
@@ -7,11 +8,13 @@
 //!
 //! No module here knows the `puz` syntax: the interpreter builds these values.
 
+pub mod control;
 pub mod perm;
 pub mod puzzle;
 pub mod rank;
 pub mod word;
 
+pub use control::{Control, Interrupt};
 pub use perm::Perm;
 pub use puzzle::{MoveBuilder, NamedMove, Orbit, OrbitState, Puzzle};
 pub use rank::Ranker;
