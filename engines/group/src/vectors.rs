@@ -1,0 +1,267 @@
+//! Test vectors: the figures of the brief and the seed, computed on puzzles built here.
+
+use crate::models::{alphabet_with_powers, cube3_gap, megaminx};
+use crate::{ChainOptions, Group};
+use num_bigint::BigUint;
+use puz_core::{Alphabet, Control, MoveBuilder, NamedMove, Perm, Puzzle, Ranker};
+use rand::SeedableRng;
+
+fn big(s: &str) -> BigUint {
+    s.replace(',', "").parse().unwrap()
+}
+
+fn apply(alpha: &Alphabet, p: &Perm, w: &[u32]) -> Perm {
+    let mut q = p.clone();
+    for &l in w {
+        q = q.then(&alpha.perms[l as usize]);
+    }
+    q
+}
+
+/// The alphabet with powers and the letters of the named moves (and their powers).
+fn letters_of(firsts: &[u32], moves: &[(String, Perm)], names: &[&str]) -> Vec<u32> {
+    names.iter().map(|n| firsts[moves.iter().position(|(m, _)| m == n).unwrap()]).collect()
+}
+
+fn cube3() -> (Alphabet, Vec<u32>, Vec<(String, Perm)>) {
+    let moves = cube3_gap();
+    let (alpha, firsts) = alphabet_with_powers(&moves);
+    (alpha, firsts, moves)
+}
+
+fn no_words() -> ChainOptions {
+    ChainOptions { words: false, ..Default::default() }
+}
+
+#[test]
+fn cube3_order_and_subgroup_indices() {
+    let ctl = Control::default();
+    let (alpha, firsts, moves) = cube3();
+    let g = |names: &[&str]| Group::new(48, &alpha, &letters_of(&firsts, &moves, names), &no_words(), &ctl).unwrap();
+    let full = g(&["U", "L", "F", "R", "B", "D"]);
+    assert_eq!(full.order(), big("43,252,003,274,489,856,000"));
+    let ur = g(&["U", "R"]);
+    assert_eq!(ur.order(), big("73,483,200"));
+    let urd = g(&["U", "R", "D"]);
+    let urdl = g(&["U", "R", "D", "L"]);
+    assert_eq!(ur.index_in(&urd), Some(big("2,177,280")));
+    assert_eq!(urd.index_in(&urdl), Some(BigUint::from(132u32)));
+    assert_eq!(urdl.index_in(&full), Some(BigUint::from(2048u32)));
+    assert!(urdl.is_subgroup_of(&full));
+    assert!(!full.is_subgroup_of(&urdl));
+    assert_eq!(full.index_in(&urdl), None);
+    // Random elements are members; an edge flip on its own is not.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    for _ in 0..50 {
+        let x = full.random(&mut rng);
+        assert!(full.contains(&x));
+        assert_eq!(full.unrank_big(&full.rank_big(&x).unwrap()), x);
+    }
+    let flip = Perm::from_cycles(48, &[vec![1, 33]]).unwrap(); // UB edge: facelets 2 and 34
+    assert!(!full.contains(&flip));
+    assert!(full.sift(&flip).is_err());
+    assert!(!urdl.contains(&moves[4].1));
+}
+
+#[test]
+fn cube3_solve_words_are_rechecked() {
+    let ctl = Control::default();
+    let (alpha, firsts, _) = cube3();
+    let opts = ChainOptions { words: true, ..Default::default() };
+    let all: Vec<u32> = (0..alpha.len() as u32).collect();
+    let g = Group::new(48, &alpha, &all, &opts, &ctl).unwrap();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+    for _ in 0..30 {
+        let x = g.random(&mut rng);
+        let w = g.sift(&x).unwrap();
+        assert!(apply(&alpha, &x, &w).is_identity());
+    }
+    let stages = g.stages();
+    for s in &stages {
+        for (pt, w) in &s.reps {
+            // The solving word brings the piece at `pt` to the base point.
+            let p = apply(&alpha, &Perm::identity(48), w);
+            assert_eq!(p.image(*pt), s.base_point);
+        }
+    }
+    // Stage 1 words are shortest: compare with distances by breadth-first search.
+    let first = &stages[0];
+    let mut dist = vec![usize::MAX; 48];
+    dist[first.base_point] = 0;
+    let mut queue = std::collections::VecDeque::from([first.base_point]);
+    while let Some(x) = queue.pop_front() {
+        for p in &alpha.perms {
+            let y = p.image(x);
+            if dist[y] == usize::MAX {
+                dist[y] = dist[x] + 1;
+                queue.push_back(y);
+            }
+        }
+    }
+    for (pt, w) in &first.reps {
+        assert_eq!(w.len(), dist[*pt]);
+    }
+}
+
+fn cube2() -> (Puzzle, Alphabet, Vec<u32>, Vec<(String, Perm)>) {
+    let mut pz = Puzzle::new("cube2");
+    let names = ["UFR", "URB", "UBL", "ULF", "DRF", "DFL", "DLB", "DBR"];
+    pz.add_orbit("corners", 8, 3, names.iter().map(|s| s.to_string()).collect());
+    let mut moves = Vec::new();
+    let defs: [(&str, [(&str, i64); 4]); 3] = [
+        ("U", [("UFR", 0), ("ULF", 0), ("UBL", 0), ("URB", 0)]),
+        ("R", [("UFR", 2), ("URB", 1), ("DBR", 2), ("DRF", 1)]),
+        ("F", [("UFR", 1), ("DRF", 2), ("DFL", 1), ("ULF", 2)]),
+    ];
+    for (name, cyc) in defs {
+        let mut b = MoveBuilder::new(&pz);
+        let elems: Vec<(usize, i64)> = cyc.iter().map(|&(l, i)| (pz.orbits[0].location(l).unwrap(), i)).collect();
+        b.cycle(0, &elems).unwrap();
+        moves.push((name.to_string(), b.finish()));
+    }
+    for (name, perm) in &moves {
+        pz.moves.push(NamedMove { name: name.clone(), perm: perm.clone(), primitive: true });
+    }
+    let (alpha, firsts) = alphabet_with_powers(&moves);
+    (pz, alpha, firsts, moves)
+}
+
+#[test]
+fn cube2_orders_and_exhaustive_ranking() {
+    let ctl = Control::default();
+    let (_, alpha, firsts, _) = cube2();
+    let urf = Group::new(24, &alpha, &firsts, &no_words(), &ctl).unwrap();
+    assert_eq!(urf.order(), BigUint::from(3_674_160u32));
+    let ur = Group::new(24, &alpha, &firsts[..2], &no_words(), &ctl).unwrap();
+    assert_eq!(ur.order(), BigUint::from(29_160u32));
+    // rank/unrank is a bijection on all of <U, R>.
+    let size = ur.size().unwrap();
+    assert_eq!(size, 29_160);
+    let mut seen = vec![false; size as usize];
+    for r in 0..size {
+        let x = ur.unrank(r);
+        assert!(ur.contains(&x));
+        assert_eq!(ur.rank(&x), Some(r));
+        let f = urf.rank(&x).unwrap() as usize;
+        assert!(f < 3_674_160);
+        seen[r as usize] = true;
+    }
+    assert!(seen.iter().all(|&s| s));
+    assert_eq!(ur.rank(&alpha.perms[firsts[2] as usize]), None);
+}
+
+/// Rubik's Cheese: six pieces A..F with flips, F held; B, C, D turn over three pieces.
+fn cheese() -> (Puzzle, Alphabet) {
+    let mut pz = Puzzle::new("cheese");
+    pz.add_orbit("pieces", 6, 2, ["A", "B", "C", "D", "E", "F"].iter().map(|s| s.to_string()).collect());
+    let mut names = Vec::new();
+    let mut perms = Vec::new();
+    for (name, mid) in [("B", 1usize), ("C", 2), ("D", 3)] {
+        let mut b = MoveBuilder::new(&pz);
+        b.cycle(0, &[(mid - 1, 1), (mid + 1, 1)]).unwrap();
+        b.cycle(0, &[(mid, 1)]).unwrap();
+        names.push(name.to_string());
+        perms.push(b.finish());
+    }
+    let alpha = Alphabet::new(names, perms).unwrap();
+    (pz, alpha)
+}
+
+#[test]
+fn cheese_chain_matches_the_seed() {
+    let ctl = Control::default();
+    let (pz, alpha) = cheese();
+    let o = &pz.orbits[0];
+    let base = vec![o.point(4, 0), o.point(3, 0), o.point(2, 0)];
+    let opts = ChainOptions { base: base.clone(), words: true, ..Default::default() };
+    let g = Group::new(pz.degree(), &alpha, &[0, 1, 2], &opts, &ctl).unwrap();
+    assert_eq!(g.order(), BigUint::from(96u32));
+    let stages = g.stages();
+    assert_eq!(stages.iter().map(|s| s.cosets).collect::<Vec<_>>(), vec![6, 4, 4]);
+    assert_eq!(stages.iter().map(|s| s.base_point).collect::<Vec<_>>(), base);
+    let mean: f64 = stages.iter().map(|s| s.mean_len).sum();
+    let max: usize = stages.iter().map(|s| s.max_len).sum();
+    // The seed's chain: means 11/6 + 6/4 + 14/4 = 6.83, maximum 3 + 3 + 7 = 13.
+    assert!(mean <= 11.0 / 6.0 + 6.0 / 4.0 + 14.0 / 4.0 + 1e-9 && max <= 13, "mean {mean} max {max}");
+    // Every representative word solves its piece, and every position is solved.
+    for s in &stages {
+        for (pt, w) in &s.reps {
+            assert_eq!(apply(&alpha, &Perm::identity(12), w).image(*pt), s.base_point);
+        }
+    }
+    for r in 0..96 {
+        let x = g.unrank(r);
+        let w = g.sift(&x).unwrap();
+        assert!(apply(&alpha, &x, &w).is_identity());
+    }
+    // Flipping piece A alone is impossible: stage 1 (solving E) accepts it, a later one not.
+    let mut b = MoveBuilder::new(&pz);
+    b.cycle(0, &[(0, 1)]).unwrap();
+    let flip = b.finish();
+    let rej = g.sift(&flip).unwrap_err();
+    assert!(rej.stage >= 1);
+}
+
+#[test]
+fn megaminx_order() {
+    let ctl = Control::default();
+    let moves = megaminx();
+    let (alpha, firsts) = alphabet_with_powers(&moves);
+    let g = Group::new(120, &alpha, &firsts, &no_words(), &ctl).unwrap();
+    assert_eq!(
+        g.order(),
+        big("100,669,616,553,523,347,122,516,032,313,645,505,168,688,116,411,019,768,627,200,000,000,000")
+    );
+}
+
+#[test]
+fn stabiliser_of_a_facelet() {
+    let ctl = Control::default();
+    let (_, alpha, firsts, _) = cube2();
+    let g = Group::new(24, &alpha, &firsts, &ChainOptions { words: true, ..Default::default() }, &ctl).unwrap();
+    let orbit = g.orbit(0);
+    assert_eq!(orbit.len(), 21, "DLB never moves");
+    let h = g.stabilizer(0, &ctl).unwrap();
+    assert_eq!(h.order() * BigUint::from(21u32), g.order());
+    assert!(h.is_subgroup_of(&g));
+    assert_eq!(h.orbit(0), vec![0]);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2);
+    for _ in 0..20 {
+        let x = h.random(&mut rng);
+        assert_eq!(x.image(0), 0);
+        let w = h.sift(&x).unwrap();
+        assert!(apply(&alpha, &x, &w).is_identity());
+    }
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    fn urf() -> &'static Group {
+        static G: OnceLock<Group> = OnceLock::new();
+        G.get_or_init(|| {
+            let (_, alpha, firsts, _) = cube2();
+            Group::new(24, &alpha, &firsts, &no_words(), &Control::default()).unwrap()
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn unrank_rank_round_trip(r in 0u64..3_674_160) {
+            let g = urf();
+            let x = g.unrank(r);
+            prop_assert!(g.contains(&x));
+            prop_assert_eq!(g.rank(&x), Some(r));
+        }
+
+        #[test]
+        fn rank_unrank_round_trip(seed in any::<u64>()) {
+            let g = urf();
+            let x = g.random(&mut rand::rngs::StdRng::seed_from_u64(seed));
+            let r = g.rank(&x).unwrap();
+            prop_assert_eq!(g.unrank(r), x);
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! Move sequences for the coset representatives of a verified chain.
+//!
+//! 1. Short scrambles: every element of a ball of the Cayley graph, shortest word first, is
+//!    sifted; at each level where the word done so far (scramble plus the inverse
+//!    representatives used) is shorter than the stored representative, it replaces it
+//!    (Minkwitz; the seed's "shortening representatives").
+//! 2. Completion, level by level (the seed's Schreier-Sims with words): generators `X_j`
+//!    of `G_j` as words give all missing representatives of level `j` by Dijkstra on the orbit
+//!    (word length as distance, known representatives as sources); the Schreier generators
+//!    `t_β x t_{β^x}^{-1}` of level `j`, shortest first, are kept until they generate `G_{j+1}`
+//!    (checked by building their chain up to the known order `|G_{j+1}|`).
+//! 3. Shortening: conjugated commutators `A B C B' C' A'` of short words and products of
+//!    representatives are sifted the same way.
+//!
+//! Words are forward: the word of representative `β` at level `j` moves the base point to `β`.
+
+use crate::chain::{self, BuildOptions, Chain};
+use crate::raw;
+use crate::rng::Rng;
+use num_bigint::BigUint;
+use num_traits::One;
+use puz_core::{Control, Interrupt};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+/// The alphabet as raw images with inverse letters.
+pub struct Letters {
+    pub perms: Vec<Vec<u16>>,
+    pub inverse: Vec<u32>,
+}
+
+/// A group element with a word for it.
+#[derive(Clone, Debug)]
+pub struct WordPerm {
+    pub perm: Vec<u16>,
+    pub word: Vec<u32>,
+}
+
+/// `table[j][k]`: the word of representative `k` of level `j`, once known.
+pub type Table = Vec<Vec<Option<Vec<u32>>>>;
+
+/// How hard to work on words.
+pub struct Effort {
+    /// Elements of the ball of short scrambles to sift.
+    pub ball: usize,
+    /// Extra sifts spent on shortening (commutators, products); 0 for none.
+    pub shorten: usize,
+}
+
+struct Filler<'a> {
+    chain: &'a mut Chain,
+    letters: &'a Letters,
+    table: Table,
+    /// Longest word stored for a missing entry.
+    cap: usize,
+}
+
+impl Filler<'_> {
+    fn missing(&self, j: usize) -> bool {
+        self.table[j].iter().any(|w| w.is_none())
+    }
+
+    /// Sifts `c` (with word `cw`, an element of `G_from`) from level `from`, storing shorter words.
+    fn sift(&mut self, mut c: Vec<u16>, mut cw: Vec<u32>, from: usize) {
+        let n = self.chain.n;
+        for j in from..self.chain.levels.len() {
+            let l = &self.chain.levels[j];
+            let k = l.pos[c[l.base] as usize] as usize;
+            debug_assert!(k != chain::NONE as usize);
+            if k == 0 {
+                continue;
+            }
+            match &self.table[j][k] {
+                Some(w) if w.len() <= cw.len() => {
+                    raw::then_assign(&mut c, l.inv_rep(k, n));
+                    cw.extend(raw::inverse_word(w, &self.letters.inverse));
+                    if cw.len() > self.cap {
+                        return;
+                    }
+                }
+                _ => {
+                    self.chain.levels[j].set_rep(k, n, &c);
+                    self.table[j][k] = Some(cw);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Dijkstra on the orbit of level `j` with generators `xs` of `G_j`, from the known entries.
+    fn dijkstra(&mut self, j: usize, xs: &[WordPerm]) {
+        let n = self.chain.n;
+        let size = self.chain.levels[j].orbit.len();
+        let mut dist: Vec<usize> = self.table[j].iter().map(|w| w.as_ref().map_or(usize::MAX, |w| w.len())).collect();
+        let mut pred: Vec<Option<(usize, usize)>> = vec![None; size];
+        let mut heap = BinaryHeap::new();
+        for (k, &d) in dist.iter().enumerate() {
+            if d != usize::MAX {
+                heap.push(Reverse((d, k)));
+            }
+        }
+        let mut order = Vec::new();
+        let mut done = vec![false; size];
+        while let Some(Reverse((d, k))) = heap.pop() {
+            if done[k] || d > dist[k] {
+                continue;
+            }
+            done[k] = true;
+            order.push(k);
+            let l = &self.chain.levels[j];
+            let beta = l.orbit[k] as usize;
+            for (xi, x) in xs.iter().enumerate() {
+                let c = l.pos[x.perm[beta] as usize] as usize;
+                let nd = d + x.word.len();
+                if nd < dist[c] {
+                    dist[c] = nd;
+                    pred[c] = Some((k, xi));
+                    heap.push(Reverse((nd, c)));
+                }
+            }
+        }
+        for k in order {
+            if let Some((p, xi)) = pred[k] {
+                let mut w = self.table[j][p].clone().expect("parent settled first");
+                w.extend_from_slice(&xs[xi].word);
+                let perm = raw::then(self.chain.levels[j].rep(p, n), &xs[xi].perm);
+                self.chain.levels[j].set_rep(k, n, &perm);
+                self.table[j][k] = Some(w);
+            }
+        }
+    }
+
+    /// Generators of `G_{j+1}` as words, from the Schreier generators of level `j`.
+    fn next_generators(&self, j: usize, xs: &[WordPerm], ctl: &Control) -> Result<Vec<WordPerm>, Interrupt> {
+        let n = self.chain.n;
+        let l = &self.chain.levels[j];
+        let mut best: HashMap<Vec<u16>, Vec<u32>> = HashMap::new();
+        for k in 0..l.orbit.len() {
+            ctl.check()?;
+            let wk = self.table[j][k].as_ref().expect("level complete");
+            let beta = l.orbit[k] as usize;
+            for x in xs {
+                let c = l.pos[x.perm[beta] as usize] as usize;
+                let mut g = raw::then(l.rep(k, n), &x.perm);
+                raw::then_assign(&mut g, l.inv_rep(c, n));
+                if raw::is_identity(&g) {
+                    continue;
+                }
+                let wc = self.table[j][c].as_ref().expect("level complete");
+                let len = wk.len() + x.word.len() + wc.len();
+                if best.get(&g).is_some_and(|w| w.len() <= len) {
+                    continue;
+                }
+                let mut w = wk.clone();
+                w.extend_from_slice(&x.word);
+                w.extend(raw::inverse_word(wc, &self.letters.inverse));
+                best.insert(g, w);
+            }
+        }
+        let mut cands: Vec<WordPerm> = best.into_iter().map(|(perm, word)| WordPerm { perm, word }).collect();
+        cands.sort_by(|a, b| a.word.len().cmp(&b.word.len()).then_with(|| a.perm.cmp(&b.perm)));
+        let target: BigUint = self.chain.levels[j + 1..].iter().map(|l| BigUint::from(l.orbit.len())).product();
+        if target.is_one() {
+            return Ok(Vec::new());
+        }
+        let base = self.chain.base()[j + 1..].to_vec();
+        let mut take = cands.len().min(4);
+        loop {
+            let perms: Vec<Vec<u16>> = cands[..take].iter().map(|c| c.perm.clone()).collect();
+            let last = take == cands.len();
+            let opts = BuildOptions { base: &base, target: if last { None } else { Some(&target) }, verify: true, seed: 17 + take as u64 };
+            let sub = chain::build(n, &perms, &opts, ctl)?;
+            if sub.order() == target {
+                return Ok(cands[..take].to_vec());
+            }
+            assert!(!last, "Schreier generators of level {j} do not generate the next stabiliser");
+            take = (take * 2).min(cands.len());
+        }
+    }
+}
+
+/// Finds words for every representative of `chain` (whose group is generated by `gens`) and
+/// makes the representatives the permutations of those words.
+pub fn fill(chain: &mut Chain, letters: &Letters, gens: &[WordPerm], effort: &Effort, ctl: &Control) -> Result<Table, Interrupt> {
+    let n = chain.n;
+    let mut table: Table = chain.levels.iter().map(|l| vec![None; l.orbit.len()]).collect();
+    for t in table.iter_mut() {
+        t[0] = Some(Vec::new());
+    }
+    let mut f = Filler { chain, letters, table, cap: 1 << 20 };
+    let levels = f.chain.levels.len();
+    let steps = with_inverses(gens, letters);
+    // 1. The ball of short scrambles, shortest first.
+    ctl.reserve("the ball of short scrambles", (effort.ball as u64) * (n as u64 * 2 + 64))?;
+    let ball = scramble_ball(&steps, n, effort.ball, ctl)?;
+    for w in &ball {
+        ctl.check()?;
+        f.sift(w.perm.clone(), w.word.clone(), 0);
+    }
+    // 2. Completion level by level.
+    if (0..levels).any(|j| f.missing(j)) {
+        let mut xs = steps.clone();
+        for j in 0..levels {
+            ctl.check()?;
+            if f.missing(j) {
+                ctl.progress(&format!("words: completing stage {} of {levels}", j + 1));
+                f.dijkstra(j, &xs);
+            }
+            if !(j + 1..levels).any(|i| f.missing(i)) {
+                break;
+            }
+            xs = f.next_generators(j, &xs, ctl)?;
+        }
+    }
+    // 3. Shortening.
+    if effort.shorten > 0 {
+        shorten(&mut f, &ball, effort.shorten, ctl)?;
+    }
+    Ok(f.table)
+}
+
+/// The generators and their inverses, without repeats or the identity, shortest first.
+pub fn with_inverses(gens: &[WordPerm], letters: &Letters) -> Vec<WordPerm> {
+    let mut steps: Vec<WordPerm> = Vec::new();
+    for g in gens {
+        for w in [g.clone(), WordPerm { perm: raw::inverse(&g.perm), word: raw::inverse_word(&g.word, &letters.inverse) }] {
+            if !raw::is_identity(&w.perm) && !steps.iter().any(|s| s.perm == w.perm) {
+                steps.push(w);
+            }
+        }
+    }
+    steps.sort_by_key(|s| s.word.len());
+    steps
+}
+
+/// Every element within the first `limit` of the Cayley ball (by number of steps), each once,
+/// with its first (shortest) word.
+fn scramble_ball(steps: &[WordPerm], n: usize, limit: usize, ctl: &Control) -> Result<Vec<WordPerm>, Interrupt> {
+    let mut seen: HashSet<Vec<u16>> = HashSet::new();
+    seen.insert(raw::identity(n));
+    let mut out: Vec<WordPerm> = Vec::new();
+    let mut frontier = vec![WordPerm { perm: raw::identity(n), word: Vec::new() }];
+    while !frontier.is_empty() && out.len() < limit {
+        let mut next = Vec::new();
+        for w in &frontier {
+            ctl.check()?;
+            for s in steps {
+                if out.len() >= limit {
+                    break;
+                }
+                let p = raw::then(&w.perm, &s.perm);
+                if seen.insert(p.clone()) {
+                    let mut word = w.word.clone();
+                    word.extend_from_slice(&s.word);
+                    let e = WordPerm { perm: p, word };
+                    out.push(e.clone());
+                    next.push(e);
+                }
+            }
+        }
+        frontier = next;
+    }
+    Ok(out)
+}
+
+/// Sifts conjugated commutators of short scrambles and products of representatives.
+fn shorten(f: &mut Filler, ball: &[WordPerm], budget: usize, ctl: &Control) -> Result<(), Interrupt> {
+    let n = f.chain.n;
+    let inv = &f.letters.inverse;
+    let mut spent = 0;
+    // Conjugated commutators A [B, C] A' with B, C among the shortest scrambles.
+    let short: Vec<&WordPerm> = ball.iter().take(((budget / 4) as f64).sqrt() as usize + 1).collect();
+    let conj: Vec<WordPerm> =
+        std::iter::once(WordPerm { perm: raw::identity(n), word: Vec::new() }).chain(ball.iter().take(24).cloned()).collect();
+    'outer: for (bi, b) in short.iter().enumerate() {
+        let b_inv = raw::inverse(&b.perm);
+        for c in short.iter().skip(bi + 1) {
+            ctl.check()?;
+            let c_inv = raw::inverse(&c.perm);
+            let mut comm = raw::then(&b.perm, &c.perm);
+            raw::then_assign(&mut comm, &b_inv);
+            raw::then_assign(&mut comm, &c_inv);
+            if raw::is_identity(&comm) {
+                continue;
+            }
+            let mut cw = b.word.clone();
+            cw.extend_from_slice(&c.word);
+            cw.extend(raw::inverse_word(&b.word, inv));
+            cw.extend(raw::inverse_word(&c.word, inv));
+            for a in &conj {
+                let mut p = raw::then(&a.perm, &comm);
+                raw::then_assign(&mut p, &raw::inverse(&a.perm));
+                let mut w = a.word.clone();
+                w.extend_from_slice(&cw);
+                w.extend(raw::inverse_word(&a.word, inv));
+                f.sift(p, w, 0);
+                spent += 1;
+                if spent >= budget / 2 {
+                    break 'outer;
+                }
+            }
+        }
+    }
+    // Products of two representatives, t_a (level i) t_b (level k >= i), and inverses.
+    let mut rng = Rng::new(99);
+    let levels = f.chain.levels.len();
+    while spent < budget && levels > 0 {
+        ctl.check()?;
+        let i = rng.below(levels);
+        let k = i + rng.below(levels - i);
+        let (a, b) = (rng.below(f.table[i].len()), rng.below(f.table[k].len()));
+        let (wa, wb) = (f.table[i][a].clone().unwrap_or_default(), f.table[k][b].clone().unwrap_or_default());
+        let mut p = raw::then(f.chain.levels[i].rep(a, n), f.chain.levels[k].rep(b, n));
+        let mut w = wa;
+        w.extend_from_slice(&wb);
+        if rng.below(2) == 0 {
+            p = raw::inverse(&p);
+            w = raw::inverse_word(&w, inv);
+        }
+        f.sift(p, w, i);
+        spent += 1;
+    }
+    Ok(())
+}
+
+/// Generators, as words, of the stabiliser of the base point of level 0 of `chain`
+/// (whose group is generated by `gens`): the Schreier generators of level 0 with
+/// shortest representatives, kept until they generate the whole stabiliser.
+pub fn stabilizer_generators(chain: &mut Chain, letters: &Letters, gens: &[WordPerm], ctl: &Control) -> Result<Vec<WordPerm>, Interrupt> {
+    let mut table: Table = chain.levels.iter().map(|l| vec![None; l.orbit.len()]).collect();
+    for t in table.iter_mut() {
+        t[0] = Some(Vec::new());
+    }
+    let mut f = Filler { chain, letters, table, cap: 1 << 20 };
+    if f.chain.levels.is_empty() {
+        return Ok(Vec::new());
+    }
+    f.dijkstra(0, gens);
+    if f.chain.levels.len() == 1 {
+        return Ok(Vec::new());
+    }
+    f.next_generators(0, gens, ctl)
+}
