@@ -220,8 +220,14 @@ def tokenize(s):
     return out
 
 
-def evaluate(p, text):
+def evaluate(p, text, env=None):
     """The effect of a sequence: moves with powers and primes, (..)k, [A, B], [A: B]."""
+    return evaluate_len(p, text, env)[0]
+
+
+def evaluate_len(p, text, env=None):
+    """(effect, length) of a sequence; a move with its power or prime counts as one."""
+    env = env or {}
     toks = tokenize(text)
     pos = [0]
 
@@ -234,51 +240,60 @@ def evaluate(p, text):
         return t
 
     def move_token(t):
-        # a declared name wins; else NAME + power digits
+        # a let-bound sequence, then a declared name, else NAME + power digits
+        if t in env:
+            return env[t]
         if t in p.moves:
-            return p.moves[t]
+            return p.moves[t], 1
         m = re.fullmatch(r"(.*?)(\d+)", t)
         if m and m.group(1) in p.moves:
-            return p.moves[m.group(1)] ** int(m.group(2))
+            return p.moves[m.group(1)] ** int(m.group(2)), 1
         raise PuzError(f"unknown move {t}")
 
-    def postfix(perm):
+    def postfix(x, group):
+        perm, n = x
         while True:
             t = peek()
             if t is not None and t.isdigit():
                 take()
                 perm = perm ** int(t)
+                n = n * int(t) if group else n
             elif t == "'":
                 take()
-                perm = perm ** -1
+                perm = perm**-1
             else:
-                return perm
+                return perm, n
 
     def seq(stop):
-        perm = p.identity()
+        perm, n = p.identity(), 0
         while peek() is not None and peek() not in stop:
-            perm = perm * item()
-        return perm
+            q, k = item()
+            perm, n = perm * q, n + k
+        return perm, n
 
     def item():
         t = take()
         if t == "(":
             x = seq({")"})
             take()
-            return postfix(x)
+            return postfix(x, True)
         if t == "[":
-            a = seq({",", ":"})
+            a, na = seq({",", ":"})
             sep = take()
-            b = seq({"]"})
+            b, nb = seq({"]"})
             take()
-            x = a * b * a**-1 * b**-1 if sep == "," else a * b * a**-1
-            return postfix(x)
-        return postfix(move_token(t))
+            if sep == ",":
+                x = (a * b * a**-1 * b**-1, 2 * (na + nb))
+            else:
+                x = (a * b * a**-1, 2 * na + nb)
+            return postfix(x, True)
+        x = move_token(t)
+        return postfix(x, t in env)
 
-    perm = seq(set())
+    x = seq(set())
     if pos[0] != len(toks):
         raise PuzError(f"cannot read sequence: {text}")
-    return perm
+    return x
 
 
 # ------------------------------------------------------------------ expectations
@@ -394,7 +409,12 @@ EXPECT = {
         "move_orders": {c + r: 2 for c in "abcde" for r in "12345"},
         "commute": [("a1", "b1"), ("c3", "c4"), ("a1", "e5")],
         "noncommute": [],
-        "orders": {"a1 c3": 2},
+        # the two button patterns that change nothing, and their sum
+        "orders": {
+            "a1 c3": 2,
+            "a1 c1 e1 a2 c2 e2 a4 c4 e4 a5 c5 e5": 1,
+            "b1 c1 d1 a2 c2 e2 a3 b3 d3 e3 a4 c4 e4 b5 c5 d5": 1,
+        },
         "equal": [("a1 b1 a1 b1", "a1 a1")],
     },
     "sixpiece": {
@@ -447,6 +467,35 @@ def sixpiece_cosets(p):
     return True
 
 
+def hamilton_cycle(p, word):
+    """True when the moves of `word` visit every position of `group` once and return."""
+    pos, seen = p.identity(), set()
+    for tok in tokenize(word):
+        key = tuple(pos.array_form)
+        if key in seen:
+            return False
+        seen.add(key)
+        pos = pos * evaluate(p, tok)
+    return pos == p.identity() and len(seen) == p.group().order()
+
+
+# Jaap's Floppy Cube cycle PFPB PFPB, P = (L FRFRFRFRFRF L) FRFRFRFR L (RFRFRFRFRFR L)2 R
+FLOPPY_P = "L F R F R F R F R F R F L F R F R F R F R L " + "R F R F R F R F R F R L " * 2 + "R"
+EXPECT["floppy"]["facts"] = {
+    "Jaap's PFPB PFPB is a Hamilton cycle": lambda p: hamilton_cycle(
+        p, f"{FLOPPY_P} F {FLOPPY_P} B {FLOPPY_P} F {FLOPPY_P} B"
+    ),
+}
+
+def cheese_orbit(p):
+    """Jaap: the piece at E reaches E c C A a e (lower case: flipped), nothing else."""
+    o = p.orbit("pieces")
+    want = {o.point(o.location(x.upper()), 1 if x.islower() else 0) for x in "EcCAae"}
+    return set(p.group().orbit(o.point(o.location("E"), 0))) == want
+
+
+EXPECT["cheese"]["facts"] = {"the piece at E has Jaap's orbit E c C A a e": cheese_orbit}
+
 EXPECT["sixpiece"]["facts"] = {
     "reproduces Jaap's table of (R'R'LRRL'RRLRRL)5": sixpiece_table,
     "reproduces Jaap's (RU)4LU coset walk": sixpiece_cosets,
@@ -458,6 +507,61 @@ def turntable_a20(p):
     s, t = p.moves["S"], p.moves["T"]
     g = PermutationGroup([s**k * t * s**-k for k in range(20)])
     return g.is_alternating and g.order() * 2 == p.group().order()
+
+
+# ------------------------------------------------------------------ examples
+def value(p, text, env, group_order):
+    """An integer or a sequence's effect, for the `assert` lines of the examples."""
+    text = text.strip()
+    if re.fullmatch(r"[\d_]+", text):
+        return int(text.replace("_", ""))
+    m = re.fullmatch(r"order\((.*)\)", text)
+    if m:
+        arg = m.group(1).strip()
+        if arg == "group":
+            return group_order
+        if arg.startswith("<") and arg.endswith(">"):
+            gens = [evaluate(p, g, env) for g in arg[1:-1].split(",")]
+            return PermutationGroup(gens).order()
+        return evaluate(p, arg, env).order()
+    m = re.fullmatch(r"length\((.*)\)", text)
+    if m:
+        return evaluate_len(p, m.group(1), env)[1]
+    return evaluate(p, text, env)
+
+
+def run_example(name, p, group_order):
+    """Replays examples/stdlib/NAME.puz: its lets, shows and asserts; returns problems."""
+    path = os.path.join(ROOT, "examples", "stdlib", name + ".puz")
+    if not os.path.exists(path):
+        return [f"no example {path}"]
+    problems, env, used = [], {}, False
+    for raw in open(path):
+        s = strip_comment(raw).strip()
+        if not s:
+            continue
+        if s == f"use {name}":
+            used = True
+            continue
+        m = re.fullmatch(r"let\s+(\w+)\s*=\s*(.*)", s)
+        if m:
+            env[m.group(1)] = evaluate_len(p, m.group(2), env)
+            continue
+        m = re.fullmatch(r"show\s+(.*)", s)
+        if m:
+            evaluate(p, m.group(1), env)
+            continue
+        m = re.fullmatch(r"assert\s+(.*?)\s*(==|!=)\s*(.*)", s)
+        if m:
+            a = value(p, m.group(1), env, group_order)
+            b = value(p, m.group(3), env, group_order)
+            if (a == b) != (m.group(2) == "=="):
+                problems.append(f"example fails: {s}")
+            continue
+        problems.append(f"example line not understood: {s}")
+    if not used:
+        problems.append(f"example does not `use {name}`")
+    return problems
 
 
 # ------------------------------------------------------------------ running
@@ -506,6 +610,7 @@ def check(name):
         g = PermutationGroup([evaluate(p, s) for s in gens.split()])
         if g.order() != want:
             problems.append(f"order<{gens}> = {g.order()}, expected {want}")
+    problems += run_example(name, p, computed)
     return p, computed, secs, problems
 
 
