@@ -1,1 +1,31 @@
-//! placeholder
+//! puz-solver: turn metrics, God's-algorithm tables and optimal solving for any puzzle
+//! defined by orbits.
+//!
+//! - [`metric`]: generator sets with costs (`htm`, `qtm`, `stm`, `atm`, explicit) and
+//!   [`metric::length`] to count a move sequence in any metric.
+//! - [`canon`]: canonical sequences (no `B A` after `A B` for commuting moves, no `A A`
+//!   when `A2` is one letter), as a successor table per automaton state.
+//! - [`model`]: the compact position model (one byte per location) and its exact 128-bit
+//!   encoding, with whole-puzzle rotation normalisation.
+//! - [`gods`]: breadth-first God's algorithm, dense (2 bits per position over a
+//!   [`puz_core::Ranker`]) or sparse (sorted frontiers to a given depth).
+//! - [`pdb`]: pattern databases on subsets of an orbit's pieces, cached on disk.
+//! - [`optimal`]: iterative deepening A* returning proved-optimal solutions.
+
+pub mod canon;
+pub mod error;
+pub mod gods;
+pub mod metric;
+pub mod model;
+pub mod optimal;
+pub mod pdb;
+
+#[cfg(test)]
+pub(crate) mod testsupport;
+
+pub use canon::Canon;
+pub use error::SolveError;
+pub use gods::{distances, DistanceOptions, Distances};
+pub use metric::{length, Metric};
+pub use model::Model;
+pub use optimal::{optimal, Optimal, OptimalOptions, Solution};

@@ -1,0 +1,448 @@
+//! God's algorithm: the number of positions at each distance from solved.
+//!
+//! - Dense ([`dense`]): when a [`Ranker`] is given and `|G|` fits in memory, two bits per
+//!   position (distance mod 3, `3` = not reached), indexed by rank, filled in parallel
+//!   with rayon: forward ("push") from the frontier while it is small, backward ("pull":
+//!   an unreached position next to the frontier) when it is large. Unit costs only.
+//! - Sparse ([`sparse`]): breadth-first to a given depth on sorted vectors of exact 128-bit
+//!   codes (any costs), in several passes split by hash when the candidates would not fit,
+//!   with optional identification of positions up to whole-puzzle rotations.
+
+use crate::error::{invalid, SolveError};
+use crate::metric::Metric;
+use crate::model::{Model, Normaliser};
+use puz_core::{Control, Perm, Puzzle, Ranker};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// How to run God's algorithm.
+#[derive(Default)]
+pub struct DistanceOptions<'a> {
+    /// Stop after this distance (required when no ranker is given).
+    pub depth: Option<usize>,
+    /// Use the dense table over this ranker (its group must be the one the metric generates).
+    pub ranker: Option<&'a dyn Ranker>,
+    /// Identify positions that differ by these whole-puzzle rotations (sparse search only).
+    pub rotations: Vec<Perm>,
+    /// How many antipodes (positions at the greatest distance found) to return.
+    pub samples: usize,
+}
+
+/// Positions at each distance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Distances {
+    /// `counts[d]`: positions at distance `d` (in cost units; may contain zeros with costs > 1).
+    pub counts: Vec<u64>,
+    /// True when the search went to the end (every position reached).
+    pub complete: bool,
+    /// The greatest distance (God's number when `complete`).
+    pub max_distance: usize,
+    /// A few positions at the greatest distance found.
+    pub antipodes: Vec<Perm>,
+}
+
+impl Distances {
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// God's number, when the search was complete.
+    pub fn gods_number(&self) -> Option<usize> {
+        self.complete.then_some(self.max_distance)
+    }
+}
+
+/// God's algorithm: dense over the ranker when one is given, sparse to `depth` otherwise.
+pub fn distances(
+    puzzle: &Puzzle,
+    metric: &Metric,
+    opts: &DistanceOptions,
+    ctl: &Control,
+) -> Result<Distances, SolveError> {
+    match opts.ranker {
+        Some(r) if opts.rotations.is_empty() => dense(puzzle, metric, r, opts.depth, opts.samples.max(1), ctl),
+        _ => {
+            let Some(depth) = opts.depth else {
+                return invalid("without a ranker, God's algorithm needs a depth");
+            };
+            sparse(puzzle, metric, depth, &opts.rotations, opts.samples.max(1), ctl)
+        }
+    }
+}
+
+struct Bits2 {
+    words: Vec<AtomicU64>,
+}
+
+impl Bits2 {
+    #[inline]
+    fn get(&self, i: u64) -> u8 {
+        ((self.words[(i >> 5) as usize].load(Ordering::Relaxed) >> ((i & 31) * 2)) & 3) as u8
+    }
+
+    /// Sets an unreached entry (3) to `v`; true when this call did it.
+    #[inline]
+    fn claim(&self, i: u64, v: u8) -> bool {
+        let shift = (i & 31) * 2;
+        let old = self.words[(i >> 5) as usize].fetch_and(!(((3 ^ v) as u64) << shift), Ordering::Relaxed);
+        (old >> shift) & 3 == 3
+    }
+}
+
+/// Dense God's algorithm over a ranker (two bits per position).
+pub fn dense(
+    puzzle: &Puzzle,
+    metric: &Metric,
+    ranker: &dyn Ranker,
+    depth: Option<usize>,
+    samples: usize,
+    ctl: &Control,
+) -> Result<Distances, SolveError> {
+    if !metric.unit_costs() {
+        return invalid("the dense table needs every generator to cost 1 (use a depth for other costs)");
+    }
+    let Some(size) = ranker.size() else {
+        return invalid("the group is too large to count by rank");
+    };
+    ctl.reserve("the distance table (2 bits per position)", size.div_ceil(4))?;
+    let nwords = size.div_ceil(32) as usize;
+    let table = Bits2 { words: (0..nwords).map(|_| AtomicU64::new(u64::MAX)).collect() };
+    let Some(r0) = ranker.rank(&puzzle.identity()) else {
+        return invalid("the ranker does not contain the identity");
+    };
+    table.claim(r0, 0);
+    let gens = &metric.alphabet.perms;
+    let mut counts = vec![1u64];
+    let mut seen = 1u64;
+    let mut last_samples = vec![r0];
+    let max_depth = depth.unwrap_or(usize::MAX);
+    let chunk_words = 256usize;
+    let nchunks = nwords.div_ceil(chunk_words);
+    let bad = std::sync::atomic::AtomicBool::new(false);
+    let mut same_code = 1u64; // entries carrying the frontier's code (frontier and older)
+    let mut codes_count = [1u64, 0, 0];
+    while counts.len() <= max_depth {
+        let d = counts.len() - 1;
+        let (cur, nxt) = ((d % 3) as u8, ((d + 1) % 3) as u8);
+        let unseen = size - seen;
+        if unseen == 0 {
+            break;
+        }
+        let pull = same_code > unseen / 2;
+        let found_samples: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+        let new: u64 = (0..nchunks)
+            .into_par_iter()
+            .map(|c| -> Result<u64, SolveError> {
+                ctl.check()?;
+                let mut n = 0u64;
+                let lo = (c * chunk_words * 32) as u64;
+                let hi = (((c + 1) * chunk_words * 32) as u64).min(size);
+                let mut local = Vec::new();
+                for i in lo..hi {
+                    let v = table.get(i);
+                    if pull {
+                        if v != 3 {
+                            continue;
+                        }
+                        let p = ranker.unrank(i);
+                        for g in gens {
+                            let Some(j) = ranker.rank(&p.then(g)) else {
+                                bad.store(true, Ordering::Relaxed);
+                                break;
+                            };
+                            if table.get(j) == cur {
+                                if table.claim(i, nxt) {
+                                    n += 1;
+                                    if local.len() < samples {
+                                        local.push(i);
+                                    }
+                                }
+                                break;
+                            }
+                        }
+                    } else {
+                        if v != cur {
+                            continue;
+                        }
+                        let p = ranker.unrank(i);
+                        for g in gens {
+                            let Some(j) = ranker.rank(&p.then(g)) else {
+                                bad.store(true, Ordering::Relaxed);
+                                break;
+                            };
+                            if table.get(j) == 3 && table.claim(j, nxt) {
+                                n += 1;
+                                if local.len() < samples {
+                                    local.push(j);
+                                }
+                            }
+                        }
+                    }
+                }
+                if !local.is_empty() {
+                    let mut s = found_samples.lock().unwrap();
+                    if s.len() < samples {
+                        s.extend(local);
+                    }
+                }
+                Ok(n)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))?;
+        if bad.load(Ordering::Relaxed) {
+            return invalid("a generator leads outside the ranker's group");
+        }
+        if new == 0 {
+            break;
+        }
+        seen += new;
+        codes_count[nxt as usize] += new;
+        same_code = codes_count[nxt as usize];
+        counts.push(new);
+        let mut s = found_samples.into_inner().unwrap();
+        s.sort_unstable();
+        s.truncate(samples);
+        last_samples = s;
+        ctl.progress(&format!("distance {}: {} positions ({} of {} reached)", d + 1, new, seen, size));
+    }
+    let complete = seen == size;
+    Ok(Distances {
+        max_distance: counts.len() - 1,
+        counts,
+        complete,
+        antipodes: last_samples.into_iter().map(|r| ranker.unrank(r)).collect(),
+    })
+}
+
+fn mix(c: u128) -> u64 {
+    let x = (c as u64) ^ ((c >> 64) as u64).rotate_left(29);
+    x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20
+}
+
+/// Sparse God's algorithm to `depth` on sorted layers of packed codes.
+pub fn sparse(
+    puzzle: &Puzzle,
+    metric: &Metric,
+    depth: usize,
+    rotations: &[Perm],
+    samples: usize,
+    ctl: &Control,
+) -> Result<Distances, SolveError> {
+    let model = Model::new(puzzle)?;
+    model.check_code_bits()?;
+    let norm = if rotations.is_empty() { None } else { Some(Normaliser::new(&model, rotations)?) };
+    let mut actions = Vec::new();
+    for p in &metric.alphabet.perms {
+        match model.action(p) {
+            Some(a) => actions.push(a),
+            None => return invalid("a generator is not a position of the puzzle"),
+        }
+    }
+    let maxc = *metric.cost.iter().max().unwrap() as usize;
+    let mut solved = model.solved();
+    if let Some(nm) = &norm {
+        let s = solved.clone();
+        nm.normalise(&model, &s, &mut solved);
+    }
+    // layers[d]: sorted codes at distance d.
+    let mut layers: Vec<Vec<u128>> = vec![vec![model.encode(&solved)]];
+    let mut counts = vec![1u64];
+    let mut antipodes = vec![puzzle.identity()];
+    let mut complete = false;
+    for d in 1..=depth {
+        ctl.check()?;
+        // Candidates: layer d - cost(l) followed by l.
+        let cand: u64 = (0..actions.len())
+            .map(|l| {
+                let c = metric.cost[l] as usize;
+                if c <= d {
+                    layers[d - c].len() as u64
+                } else {
+                    0
+                }
+            })
+            .sum();
+        let held: u64 = layers.iter().map(|l| l.len() as u64 * 16).sum();
+        let budget = ctl.memory_limit.saturating_sub(held) / 2;
+        let passes = (cand * 16).div_ceil(budget.max(1 << 20)).max(1);
+        if passes > 256 {
+            ctl.reserve(&format!("distance {d} (16 bytes a candidate position)"), cand * 16 + held)?;
+        }
+        ctl.reserve(&format!("distance {d} (16 bytes a candidate position)"), held + 2 * (cand * 16).div_ceil(passes))?;
+        let mut layer: Vec<u128> = Vec::new();
+        for pass in 0..passes {
+            let mut cands: Vec<u128> = Vec::new();
+            for (l, a) in actions.iter().enumerate() {
+                let c = metric.cost[l] as usize;
+                if c > d {
+                    continue;
+                }
+                let src = &layers[d - c];
+                let part: Vec<u128> = src
+                    .par_chunks(4096)
+                    .map_init(
+                        || (vec![0u8; model.n], vec![0u8; model.n], vec![0u8; model.n]),
+                        |(s, t, u), chunk| {
+                            let mut out = Vec::with_capacity(chunk.len());
+                            for &code in chunk {
+                                model.decode(code, s);
+                                model.apply(a, s, t);
+                                let code = match &norm {
+                                    Some(nm) => {
+                                        nm.normalise(&model, t, u);
+                                        model.encode(u)
+                                    }
+                                    None => model.encode(t),
+                                };
+                                if passes == 1 || mix(code) % passes == pass {
+                                    out.push(code);
+                                }
+                            }
+                            out
+                        },
+                    )
+                    .flatten_iter()
+                    .collect();
+                cands.extend(part);
+                ctl.check()?;
+            }
+            cands.par_sort_unstable();
+            cands.dedup();
+            // Drop codes already at a smaller distance (within 2 * max cost).
+            let lo = d.saturating_sub(2 * maxc);
+            let earlier = &layers[lo..d];
+            let fresh: Vec<u128> =
+                cands.into_par_iter().filter(|c| earlier.iter().all(|l| l.binary_search(c).is_err())).collect();
+            layer.extend(fresh);
+        }
+        if passes > 1 {
+            layer.par_sort_unstable();
+        }
+        counts.push(layer.len() as u64);
+        ctl.progress(&format!("distance {d}: {} positions", layer.len()));
+        if !layer.is_empty() {
+            let mut s = vec![0u8; model.n];
+            antipodes = layer
+                .iter()
+                .take(samples)
+                .map(|&c| {
+                    model.decode(c, &mut s);
+                    model.perm_of(&s)
+                })
+                .collect();
+        }
+        layers.push(layer);
+        // Complete once maxc consecutive layers are empty.
+        if d >= maxc && layers[d + 1 - maxc..=d].iter().all(|l| l.is_empty()) {
+            complete = true;
+            break;
+        }
+        // Layers older than 2 * max cost are no longer needed.
+        if d >= 2 * maxc {
+            layers[d - 2 * maxc] = Vec::new();
+        }
+    }
+    while counts.len() > 1 && *counts.last().unwrap() == 0 {
+        counts.pop();
+    }
+    Ok(Distances { max_distance: counts.len() - 1, counts, complete, antipodes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testsupport::{cube2, cube3, pyraminx, skewb, EnumRanker};
+
+    const FACES: [&str; 6] = ["U", "D", "R", "L", "F", "B"];
+
+    fn gens(p: &Puzzle) -> Vec<Perm> {
+        p.moves.iter().map(|m| m.perm.clone()).collect()
+    }
+
+    #[test]
+    fn cube2_dense_htm_and_qtm() {
+        let c2 = cube2();
+        let ranker = EnumRanker::new(&c2, &gens(&c2));
+        let ctl = Control::default();
+        let htm = Metric::htm(&c2, &[]).unwrap();
+        let opts = DistanceOptions { ranker: Some(&ranker), samples: 3, ..Default::default() };
+        let d = distances(&c2, &htm, &opts, &ctl).unwrap();
+        assert_eq!(
+            d.counts,
+            vec![1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644]
+        );
+        assert_eq!(d.gods_number(), Some(11));
+        assert_eq!(d.total(), 3_674_160);
+        assert_eq!(d.antipodes.len(), 3);
+        // The antipodes are really at distance 11: a sparse search to 10 never meets them.
+        let qtm = Metric::qtm(&c2, &[]).unwrap();
+        let d = distances(&c2, &qtm, &opts, &ctl).unwrap();
+        assert_eq!(
+            d.counts,
+            vec![1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276]
+        );
+        assert_eq!(d.gods_number(), Some(14));
+    }
+
+    #[test]
+    fn dense_and_sparse_agree_and_depth_limits() {
+        let c2 = cube2();
+        let ranker = EnumRanker::new(&c2, &gens(&c2));
+        let htm = Metric::htm(&c2, &[]).unwrap();
+        let ctl = Control::default();
+        let dense = dense(&c2, &htm, &ranker, Some(6), 2, &ctl).unwrap();
+        assert!(!dense.complete);
+        let sp = sparse(&c2, &htm, 6, &[], 2, &ctl).unwrap();
+        assert_eq!(dense.counts, sp.counts);
+        assert_eq!(sp.counts, vec![1, 9, 54, 321, 1847, 9992, 50136]);
+    }
+
+    #[test]
+    fn cube3_to_depth() {
+        let c3 = cube3();
+        let ctl = Control::default();
+        let run = |m: &Metric, depth: usize, rot: &[Perm]| sparse(&c3, m, depth, rot, 1, &ctl).unwrap().counts;
+        assert_eq!(run(&Metric::htm(&c3, &FACES).unwrap(), 4, &[]), vec![1, 18, 243, 3240, 43239]);
+        assert_eq!(run(&Metric::qtm(&c3, &FACES).unwrap(), 4, &[]), vec![1, 12, 114, 1068, 10011]);
+        assert_eq!(run(&Metric::atm(&c3, &FACES).unwrap(), 3, &[]), vec![1, 45, 1347, 39631]);
+        let rot: Vec<Perm> = ["x", "y"].iter().map(|n| crate::testsupport::mv(&c3, n)).collect();
+        let stm = Metric::stm(&c3, &FACES, &["M", "E", "S"]).unwrap();
+        assert_eq!(run(&stm, 3, &rot), vec![1, 27, 501, 9175]);
+    }
+
+    #[test]
+    fn sparse_with_costs_two() {
+        // qtm as an explicit set where half turns are letters of cost 2: same counts.
+        let c2 = cube2();
+        let m = Metric::explicit(&c2, "q2", &[("U", 1), ("R", 1), ("F", 1), ("U2", 2), ("R2", 2), ("F2", 2)]).unwrap();
+        let ctl = Control::default();
+        let d = sparse(&c2, &m, 6, &[], 1, &ctl).unwrap();
+        assert_eq!(d.counts, vec![1, 6, 27, 120, 534, 2256, 8969]);
+    }
+
+    #[test]
+    fn refuses_when_too_large() {
+        let c2 = cube2();
+        let ranker = EnumRanker::new(&c2, &gens(&c2));
+        let htm = Metric::htm(&c2, &[]).unwrap();
+        let mut ctl = Control::default();
+        ctl.memory_limit = 1000;
+        let e = dense(&c2, &htm, &ranker, None, 1, &ctl).unwrap_err();
+        assert!(e.to_string().contains("needs 897.0 KiB"), "{e}");
+    }
+
+    #[test]
+    fn pyraminx_and_skewb() {
+        let ctl = Control::default();
+        let py = pyraminx();
+        let r = EnumRanker::new(&py, &gens(&py));
+        assert_eq!(r.size(), Some(933_120));
+        let d = dense(&py, &Metric::htm(&py, &[]).unwrap(), &r, None, 1, &ctl).unwrap();
+        assert_eq!(d.gods_number(), Some(11));
+        let sk = skewb();
+        let r = EnumRanker::new(&sk, &gens(&sk));
+        assert_eq!(r.size(), Some(3_149_280));
+        let d = dense(&sk, &Metric::htm(&sk, &[]).unwrap(), &r, None, 1, &ctl).unwrap();
+        assert_eq!(d.gods_number(), Some(11));
+    }
+}

@@ -1,0 +1,369 @@
+//! The compact position model used by the searches.
+//!
+//! A position is one byte per location, orbit after orbit: `piece * twist + ori` (the
+//! twsearch/Gould view of `Puzzle::orbit_states`). A letter is an [`Action`]: the new byte
+//! at location `b` is the old byte at `src[b]` with `add[b]` added to its orientation,
+//! done by one table look-up. [`Model::encode`] packs a position exactly into a `u128`
+//! (a few bits per location) for sorted frontiers and hash sets. [`Normaliser`] identifies
+//! positions that differ by a whole-puzzle rotation.
+
+use crate::error::{invalid, SolveError};
+use puz_core::{Perm, Puzzle};
+use std::collections::HashMap;
+
+/// Where an orbit sits in the byte state.
+#[derive(Clone, Debug)]
+pub struct OrbitModel {
+    pub size: usize,
+    pub twist: u8,
+    /// Index of its first location in the state.
+    pub start: usize,
+    /// Bits per location in the packed code.
+    pub bits: u32,
+    /// Its first point in the puzzle's permutations.
+    pub offset: usize,
+    /// True when every letter keeps the orientation sum of this orbit (mod twist).
+    pub ori_sum_fixed: bool,
+}
+
+/// The byte-state model of a puzzle.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub orbits: Vec<OrbitModel>,
+    /// Locations over all orbits (bytes per state).
+    pub n: usize,
+    degree: usize,
+    /// `bump[table(twist, add) * 256 + cell]`: the cell with `add` added to its orientation.
+    bump: Vec<u8>,
+}
+
+/// A letter acting on byte states.
+#[derive(Clone, Debug)]
+pub struct Action {
+    pub src: Vec<u8>,
+    /// Offsets into the bump table (orbit twist and added orientation).
+    pub off: Vec<u16>,
+    /// The orientation added at each location.
+    pub add: Vec<u8>,
+}
+
+fn table(twist: u8, add: u8) -> usize {
+    let t = twist as usize;
+    t * (t - 1) / 2 + add as usize
+}
+
+impl Model {
+    /// The model of a puzzle: every orbit must have at most 256 location-orientations.
+    pub fn new(puzzle: &Puzzle) -> Result<Model, SolveError> {
+        let mut orbits = Vec::new();
+        let mut start = 0;
+        let mut max_twist = 1u8;
+        for o in &puzzle.orbits {
+            let cells = o.size * o.twist as usize;
+            if cells > 256 {
+                return invalid(format!("orbit `{}` has {cells} location-orientations (at most 256)", o.name));
+            }
+            let bits = (usize::BITS - (cells.max(2) - 1).leading_zeros()).max(1);
+            let ori_sum_fixed = puzzle.moves.iter().all(|m| orbit_twist_sum(puzzle, o, &m.perm) == 0);
+            orbits.push(OrbitModel { size: o.size, twist: o.twist, start, bits, offset: o.offset, ori_sum_fixed });
+            start += o.size;
+            max_twist = max_twist.max(o.twist);
+        }
+        let ntables = table(max_twist + 1, 0);
+        let mut bump = vec![0u8; ntables * 256];
+        for t in 1..=max_twist {
+            for a in 0..t {
+                for cell in 0..256usize {
+                    let (p, o) = (cell / t as usize, cell % t as usize);
+                    let v = p * t as usize + (o + a as usize) % t as usize;
+                    bump[table(t, a) * 256 + cell] = v.min(255) as u8;
+                }
+            }
+        }
+        Ok(Model { orbits, n: start, degree: puzzle.degree(), bump })
+    }
+
+    /// Bits of the packed code.
+    pub fn code_bits(&self) -> u32 {
+        self.orbits.iter().map(|o| o.bits * o.size as u32).sum()
+    }
+
+    /// The solved state.
+    pub fn solved(&self) -> Vec<u8> {
+        let mut s = vec![0u8; self.n];
+        for o in &self.orbits {
+            for l in 0..o.size {
+                s[o.start + l] = (l * o.twist as usize) as u8;
+            }
+        }
+        s
+    }
+
+    /// The byte state of a position (`None` if it does not respect the orbits).
+    pub fn state_of(&self, p: &Perm) -> Option<Vec<u8>> {
+        if p.degree() != self.degree {
+            return None;
+        }
+        let mut s = vec![0u8; self.n];
+        for o in &self.orbits {
+            let t = o.twist as usize;
+            for piece in 0..o.size {
+                let base = p.image(o.offset + piece * t);
+                if base < o.offset || base >= o.offset + o.size * t {
+                    return None;
+                }
+                let (l, ori) = ((base - o.offset) / t, (base - o.offset) % t);
+                for k in 1..t {
+                    if p.image(o.offset + piece * t + k) != o.offset + l * t + (ori + k) % t {
+                        return None;
+                    }
+                }
+                s[o.start + l] = (piece * t + ori) as u8;
+            }
+        }
+        Some(s)
+    }
+
+    /// The position (permutation of points) of a byte state.
+    pub fn perm_of(&self, s: &[u8]) -> Perm {
+        let mut images = vec![0u16; self.degree];
+        for o in &self.orbits {
+            let t = o.twist as usize;
+            for l in 0..o.size {
+                let cell = s[o.start + l] as usize;
+                let (piece, ori) = (cell / t, cell % t);
+                for k in 0..t {
+                    images[o.offset + piece * t + k] = (o.offset + l * t + (ori + k) % t) as u16;
+                }
+            }
+        }
+        Perm::from_images_unchecked(images)
+    }
+
+    /// The action of a letter given by its permutation.
+    pub fn action(&self, p: &Perm) -> Option<Action> {
+        self.state_of(p).map(|s| self.action_of_state(&s))
+    }
+
+    /// The action "then do the position `s`".
+    pub fn action_of_state(&self, s: &[u8]) -> Action {
+        let mut src = vec![0u8; self.n];
+        let mut off = vec![0u16; self.n];
+        let mut add = vec![0u8; self.n];
+        for o in &self.orbits {
+            let t = o.twist;
+            for b in 0..o.size {
+                let cell = s[o.start + b];
+                src[o.start + b] = (o.start + (cell / t) as usize) as u8;
+                add[o.start + b] = cell % t;
+                off[o.start + b] = (table(t, cell % t) * 256) as u16;
+            }
+        }
+        Action { src, off, add }
+    }
+
+    /// `out = s` followed by the action.
+    #[inline]
+    pub fn apply(&self, a: &Action, s: &[u8], out: &mut [u8]) {
+        for b in 0..self.n {
+            out[b] = self.bump[a.off[b] as usize + s[a.src[b] as usize] as usize];
+        }
+    }
+
+    /// The inverse position.
+    pub fn inverse(&self, s: &[u8], out: &mut [u8]) {
+        for o in &self.orbits {
+            let t = o.twist as usize;
+            for l in 0..o.size {
+                let cell = s[o.start + l] as usize;
+                let (x, ori) = (cell / t, cell % t);
+                out[o.start + x] = (l * t + (t - ori) % t) as u8;
+            }
+        }
+    }
+
+    /// Packs a state exactly into a `u128` (needs `code_bits() <= 128`).
+    #[inline]
+    pub fn encode(&self, s: &[u8]) -> u128 {
+        let mut c = 0u128;
+        for o in &self.orbits {
+            for l in 0..o.size {
+                c = (c << o.bits) | s[o.start + l] as u128;
+            }
+        }
+        c
+    }
+
+    /// Unpacks a code made by [`Model::encode`].
+    #[inline]
+    pub fn decode(&self, mut c: u128, out: &mut [u8]) {
+        for o in self.orbits.iter().rev() {
+            let mask = (1u128 << o.bits) - 1;
+            for l in (0..o.size).rev() {
+                out[o.start + l] = (c & mask) as u8;
+                c >>= o.bits;
+            }
+        }
+    }
+
+    /// Refuses puzzles whose positions need more than 128 bits.
+    pub fn check_code_bits(&self) -> Result<(), SolveError> {
+        if self.code_bits() > 128 {
+            return invalid(format!("positions need {} bits, more than the 128 of the compact encoding", self.code_bits()));
+        }
+        Ok(())
+    }
+}
+
+fn orbit_twist_sum(_puzzle: &Puzzle, o: &puz_core::Orbit, p: &Perm) -> usize {
+    let t = o.twist as usize;
+    let mut sum = 0;
+    for l in 0..o.size {
+        let img = p.image(o.offset + l * t);
+        if img >= o.offset && img < o.offset + o.size * t {
+            sum += (img - o.offset) % t;
+        }
+    }
+    sum % t
+}
+
+/// Identifies positions that differ by a whole-puzzle rotation: `normalise(s)` is `s`
+/// followed by the one rotation that brings a key orbit (the centres) home, or the least
+/// code over all rotations when no orbit tells the rotations apart.
+pub struct Normaliser {
+    rotations: Vec<Action>,
+    key: Option<(usize, HashMap<Vec<u8>, usize>)>,
+}
+
+impl Normaliser {
+    /// The rotation group generated by `gens` (positions of the puzzle).
+    pub fn new(model: &Model, gens: &[Perm]) -> Result<Normaliser, SolveError> {
+        let mut states: Vec<Vec<u8>> = vec![model.solved()];
+        let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+        index.insert(states[0].clone(), 0);
+        let mut gen_actions = Vec::new();
+        for g in gens {
+            match model.action(g) {
+                Some(a) => gen_actions.push(a),
+                None => return invalid("a rotation is not a position of the puzzle"),
+            }
+        }
+        let mut i = 0;
+        let mut buf = vec![0u8; model.n];
+        while i < states.len() {
+            for a in &gen_actions {
+                model.apply(a, &states[i], &mut buf);
+                if !index.contains_key(&buf) {
+                    index.insert(buf.clone(), states.len());
+                    states.push(buf.clone());
+                    if states.len() > 10_000 {
+                        return invalid("the rotation group has more than 10000 elements");
+                    }
+                }
+            }
+            i += 1;
+        }
+        let rotations: Vec<Action> = states.iter().map(|s| model.action_of_state(s)).collect();
+        // A key orbit: the rotations' inverses are told apart by their cells there.
+        let mut key = None;
+        for (oi, o) in model.orbits.iter().enumerate() {
+            let mut map = HashMap::new();
+            let mut inv = vec![0u8; model.n];
+            for (r, s) in states.iter().enumerate() {
+                model.inverse(s, &mut inv);
+                map.insert(inv[o.start..o.start + o.size].to_vec(), r);
+            }
+            if map.len() == states.len() {
+                key = Some((oi, map));
+                break;
+            }
+        }
+        Ok(Normaliser { rotations, key })
+    }
+
+    /// The number of rotations.
+    pub fn len(&self) -> usize {
+        self.rotations.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rotations.is_empty()
+    }
+
+    /// Writes the representative of `s` to `out`.
+    pub fn normalise(&self, model: &Model, s: &[u8], out: &mut [u8]) {
+        if let Some((oi, map)) = &self.key {
+            let o = &model.orbits[*oi];
+            if let Some(&r) = map.get(&s[o.start..o.start + o.size]) {
+                model.apply(&self.rotations[r], s, out);
+                return;
+            }
+        }
+        let mut best = u128::MAX;
+        let mut tmp = vec![0u8; model.n];
+        for r in &self.rotations {
+            model.apply(r, s, &mut tmp);
+            let c = model.encode(&tmp);
+            if c < best {
+                best = c;
+                out.copy_from_slice(&tmp);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testsupport::cube3;
+    use proptest::prelude::*;
+
+    fn random_position(puzzle: &Puzzle, moves: &[usize]) -> Perm {
+        let mut p = puzzle.identity();
+        for &m in moves {
+            p = p.then(&puzzle.moves[m % puzzle.moves.len()].perm);
+        }
+        p
+    }
+
+    proptest! {
+        #[test]
+        fn model_composes_like_perms(a in proptest::collection::vec(0usize..12, 0..20),
+                                     b in proptest::collection::vec(0usize..12, 0..20)) {
+            let c3 = cube3();
+            let m = Model::new(&c3).unwrap();
+            let (p, q) = (random_position(&c3, &a), random_position(&c3, &b));
+            let (sp, sq) = (m.state_of(&p).unwrap(), m.state_of(&q).unwrap());
+            prop_assert_eq!(m.perm_of(&sp), p.clone());
+            let mut out = vec![0u8; m.n];
+            m.apply(&m.action_of_state(&sq), &sp, &mut out);
+            prop_assert_eq!(m.perm_of(&out), p.then(&q));
+            m.inverse(&sp, &mut out);
+            prop_assert_eq!(m.perm_of(&out), p.inverse());
+            let mut back = vec![0u8; m.n];
+            m.decode(m.encode(&sp), &mut back);
+            prop_assert_eq!(back, sp);
+        }
+    }
+
+    #[test]
+    fn rotations_are_identified() {
+        let c3 = cube3();
+        let m = Model::new(&c3).unwrap();
+        let rot: Vec<Perm> = ["x", "y"].iter().map(|n| c3.moves[c3.move_index(n).unwrap()].perm.clone()).collect();
+        let norm = Normaliser::new(&m, &rot).unwrap();
+        assert_eq!(norm.len(), 24);
+        let mv = |n: &str| c3.moves[c3.move_index(n).unwrap()].perm.clone();
+        // M = x' L' R as positions of pieces up to rotation; and z2 is a rotation.
+        let mut a = vec![0u8; m.n];
+        let mut b = vec![0u8; m.n];
+        let p = mv("R").then(&mv("M"));
+        let q = mv("R").then(&mv("L").pow(3)).then(&mv("R"));
+        norm.normalise(&m, &m.state_of(&p).unwrap(), &mut a);
+        norm.normalise(&m, &m.state_of(&q).unwrap(), &mut b);
+        assert_ne!(p, q);
+        assert_eq!(a, b);
+        norm.normalise(&m, &m.state_of(&mv("z").pow(2)).unwrap(), &mut a);
+        assert_eq!(a, m.solved());
+    }
+}

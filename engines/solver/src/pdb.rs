@@ -1,0 +1,1 @@
+//! Pattern databases (in progress).
