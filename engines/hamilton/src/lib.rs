@@ -1,1 +1,18 @@
-//! placeholder
+//! puz-hamilton: Hamilton paths and cycles (and Devil's algorithms) on the Cayley graphs of
+//! permutation puzzles.
+//!
+//! - [`check`]: streams a nested word and says whether it is a Hamilton cycle, a Hamilton
+//!   path or neither, where it first repeats (in the user's own nested definitions), and
+//!   for Devil's algorithms when every position has been seen.
+//! - [`coords`]: the exact coordinate representation the checker and the search walk on.
+//! - [`words`]: surgery on nested words (cut, rotate, replace a letter, substitute letters).
+//! - [`gray`], [`plain`], [`product`], [`coset`]: Jaap Scherphuis's constructions.
+//! - [`search`]: `hamilton(G)`, a Hamilton cycle of a group that fits in memory.
+//! - [`testkit`]: puzzles from the seeds and an enumerating ranker, for tests and benches.
+
+pub mod check;
+pub mod compile;
+pub mod coords;
+pub mod testkit;
+
+pub use check::{check, Kind, Mode, Repeat, Report};
