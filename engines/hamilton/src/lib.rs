@@ -13,6 +13,10 @@
 pub mod check;
 pub mod compile;
 pub mod coords;
+pub mod gray;
+pub mod plain;
+pub mod product;
 pub mod testkit;
+pub mod words;
 
 pub use check::{check, Kind, Mode, Repeat, Report};

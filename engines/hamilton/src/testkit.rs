@@ -364,3 +364,81 @@ fn parse_seq(
     }
     puz_core::Word::seq(items)
 }
+
+/// Ranks an elementary abelian 2-group of commuting involutions (Lights Out): a position
+/// is the set of points it moves, a vector over GF(2), written in the basis of the
+/// first independent generators.
+pub struct Gf2Ranker {
+    degree: usize,
+    gens: Vec<Perm>,
+    /// Reduced basis: (pivot bit, vector, combination of generators as a bitmask).
+    basis: Vec<(u32, u128, u128)>,
+    /// Generators kept (independent), by index.
+    kept: Vec<usize>,
+}
+
+impl Gf2Ranker {
+    fn vector(p: &Perm) -> u128 {
+        let mut v = 0u128;
+        for i in 0..p.degree() {
+            if p.image(i) != i {
+                v |= 1 << i;
+            }
+        }
+        v
+    }
+
+    pub fn new(gens: &[Perm]) -> Gf2Ranker {
+        let degree = gens[0].degree();
+        assert!(degree <= 128);
+        let mut r = Gf2Ranker { degree, gens: gens.to_vec(), basis: Vec::new(), kept: Vec::new() };
+        for (i, g) in gens.iter().enumerate() {
+            let (v, c) = r.reduce(Self::vector(g), 0);
+            if v != 0 {
+                let k = r.kept.len();
+                r.kept.push(i);
+                r.basis.push((127 - v.leading_zeros(), v, c | 1 << k));
+            }
+        }
+        r
+    }
+
+    /// Reduces `v` by the basis; returns the rest and the combination used.
+    fn reduce(&self, mut v: u128, mut c: u128) -> (u128, u128) {
+        for &(p, b, bc) in &self.basis {
+            if v >> p & 1 == 1 {
+                v ^= b;
+                c ^= bc;
+            }
+        }
+        (v, c)
+    }
+
+    /// The indices of the generators that form the basis.
+    pub fn independent(&self) -> Vec<usize> {
+        self.kept.clone()
+    }
+}
+
+impl Ranker for Gf2Ranker {
+    fn size(&self) -> Option<u64> {
+        Some(1 << self.kept.len())
+    }
+    fn rank(&self, p: &Perm) -> Option<u64> {
+        let (v, c) = self.reduce(Self::vector(p), 0);
+        if v != 0 {
+            return None;
+        }
+        let q = self.unrank(c as u64);
+        (q == *p).then_some(c as u64)
+    }
+    fn unrank(&self, r: u64) -> Perm {
+        let mut p = Perm::identity(self.degree);
+        for (k, &i) in self.kept.iter().enumerate() {
+            if r >> k & 1 == 1 {
+                p = p.then(&self.gens[i]);
+            }
+        }
+        p
+    }
+}
