@@ -1,0 +1,131 @@
+//! Diagnostics: an error with a span, a label and a hint, rendered by miette against
+//! the source it came from.
+
+use crate::syntax::Span;
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use std::fmt;
+use std::sync::Arc;
+
+/// An error found in some source text: what went wrong, where, and what to do about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diag {
+    pub message: String,
+    pub span: Span,
+    pub label: String,
+    pub help: Option<String>,
+    /// Extra labelled places (e.g. the first use of a name defined twice).
+    pub related: Vec<(Span, String)>,
+    /// The source this error belongs to, once known (set by the interpreter).
+    pub source: Option<Source>,
+}
+
+/// A named source text (a file, the REPL line, a stdlib module).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Source {
+    pub name: String,
+    pub text: Arc<String>,
+}
+
+impl Diag {
+    pub fn new(span: Span, message: impl Into<String>) -> Diag {
+        Diag { message: message.into(), span, label: "here".into(), help: None, related: vec![], source: None }
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Diag {
+        self.label = label.into();
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diag {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Diag {
+        self.related.push((span, label.into()));
+        self
+    }
+
+    /// Attaches the source, unless one is already attached (errors from a `use`d file
+    /// keep that file).
+    pub fn in_source(mut self, src: &Source) -> Diag {
+        if self.source.is_none() {
+            self.source = Some(src.clone());
+        }
+        self
+    }
+
+    /// Renders the diagnostic as text (no colours when `color` is false).
+    pub fn render(&self, color: bool) -> String {
+        let handler = if color {
+            miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode())
+        } else {
+            miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        }
+        .with_width(100)
+        .with_links(false);
+        let mut out = String::new();
+        let report = Rendered(self, self.source.as_ref().map(named));
+        if handler.render_report(&mut out, &report).is_err() {
+            return format!("error: {}", self.message);
+        }
+        out
+    }
+}
+
+impl fmt::Display for Diag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}
+
+impl std::error::Error for Diag {}
+
+struct Rendered<'a>(&'a Diag, Option<NamedSource<Arc<String>>>);
+
+impl fmt::Debug for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.message)
+    }
+}
+
+impl fmt::Display for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.message)
+    }
+}
+
+impl std::error::Error for Rendered<'_> {}
+
+impl Diagnostic for Rendered<'_> {
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.0.help.as_ref().map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.1.as_ref().map(|s| s as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let src = self.0.source.as_ref()?;
+        let clamp = |s: Span| {
+            let start = s.start.min(src.text.len());
+            let end = s.end.min(src.text.len()).max(start);
+            (start, end - start)
+        };
+        let mut v = vec![LabeledSpan::new_primary_with_span(Some(self.0.label.clone()), clamp(self.0.span))];
+        for (s, l) in &self.0.related {
+            v.push(LabeledSpan::new_with_span(Some(l.clone()), clamp(*s)));
+        }
+        Some(Box::new(v.into_iter()))
+    }
+
+    fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        None
+    }
+}
+
+/// A NamedSource for callers that want miette's own types.
+pub fn named(src: &Source) -> NamedSource<Arc<String>> {
+    NamedSource::new(src.name.clone(), src.text.clone())
+}

@@ -1,0 +1,116 @@
+//! Builtin functions: argument handling and dispatch. Each family lives in its own
+//! module and calls an engine; nothing here parses.
+
+mod basic;
+mod puzzles;
+
+use super::interp::{EvalResult, Interp};
+use super::value::Value;
+use crate::diag::Diag;
+use crate::syntax::{Arg, BinOp, Expr, Ident, Span};
+
+/// Every builtin name (for completion, suggestions and the rule that `let` may not hide one).
+pub const NAMES: &[&str] = &["order", "cycles", "length", "inverse", "row", "moves"];
+
+pub fn is_builtin(name: &str) -> bool {
+    NAMES.contains(&name)
+}
+
+/// One-line descriptions for `:help`.
+pub const HELP: &[(&str, &str)] = &[
+    ("order(x)", "order of a sequence or position; |G| of a group"),
+    ("cycles(x)", "the effect of a sequence in cycle notation on the puzzle's orbits"),
+    ("length(x)", "the number of moves of a sequence (streamed, never expanded)"),
+    ("inverse(x)", "the inverse sequence (same as x')"),
+    ("row(n)", "n pieces in a row with adjacent swaps s1..s(n-1) (`use row(5)`)"),
+    ("moves()", "the moves of the puzzle in use"),
+];
+
+/// The arguments of one call.
+pub struct Args<'a> {
+    pub fname: &'a Ident,
+    pub args: &'a [Arg],
+    pub span: Span,
+}
+
+impl<'a> Args<'a> {
+    /// Checks the number of positional arguments and the allowed named ones.
+    pub fn expect(&self, min: usize, max: usize, named: &[&str]) -> EvalResult<()> {
+        let pos = self.args.iter().filter(|a| a.name.is_none()).count();
+        if pos < min || pos > max {
+            let want = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+            return Err(Diag::new(self.span, format!("`{}` takes {want} argument{}, not {pos}", self.fname.name, if max == 1 { "" } else { "s" }))
+                .with_help(usage(&self.fname.name)));
+        }
+        for a in self.args {
+            if let Some(n) = &a.name {
+                if !named.contains(&n.name.as_str()) {
+                    let d = Diag::new(n.span, format!("`{}` has no option `{}`", self.fname.name, n.name));
+                    return Err(if named.is_empty() {
+                        d.with_help(usage(&self.fname.name))
+                    } else {
+                        d.with_help(format!("its options are {}", named.iter().map(|s| format!("`{s}:`")).collect::<Vec<_>>().join(", ")))
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn pos(&self, i: usize) -> Option<&'a Expr> {
+        self.args.iter().filter(|a| a.name.is_none()).nth(i).map(|a| &a.value)
+    }
+
+    pub fn named(&self, name: &str) -> Option<&'a Expr> {
+        self.args.iter().find(|a| a.name.as_ref().is_some_and(|n| n.name == name)).map(|a| &a.value)
+    }
+}
+
+fn usage(name: &str) -> String {
+    HELP.iter()
+        .find(|(sig, _)| sig.split('(').next() == Some(name))
+        .map(|(sig, what)| format!("usage: {sig}: {what}"))
+        .unwrap_or_else(|| "see `:help`".to_string())
+}
+
+pub fn call(it: &mut Interp, name: &Ident, args: &[Arg], span: Span) -> EvalResult<Value> {
+    let a = Args { fname: name, args, span };
+    match name.name.as_str() {
+        "order" => basic::order(it, &a),
+        "cycles" => basic::cycles(it, &a),
+        "length" => basic::length(it, &a),
+        "inverse" => basic::inverse(it, &a),
+        "moves" => basic::moves(it, &a),
+        "row" => puzzles::row(it, &a),
+        other => {
+            if it.vars.contains_key(other) || it.current.as_ref().is_some_and(|p| p.move_index(other).is_some()) {
+                return Err(Diag::new(name.span, format!("`{other}` is not a function"))
+                    .with_help(format!("to follow `{other}` by a bracketed sequence, put a space: `{other} (...)`")));
+            }
+            let near = super::names::suggest(other, NAMES.iter().copied());
+            let d = Diag::new(name.span, format!("unknown function `{other}`")).with_label("not a builtin");
+            Err(if near.is_empty() {
+                d.with_help(format!("builtins: {}", NAMES.join(", ")))
+            } else {
+                d.with_help(format!("did you mean `{}`?", near[0]))
+            })
+        }
+    }
+}
+
+/// Names that evaluate to a value without a call (metrics, later).
+pub fn constant(_it: &mut Interp, _name: &str, _span: Span) -> EvalResult<Option<Value>> {
+    Ok(None)
+}
+
+pub fn metric_stmt(_it: &mut Interp, name: &Ident, _value: Option<&Expr>, span: Span) -> EvalResult<()> {
+    Err(Diag::new(span, format!("metric `{}`: metrics are not available yet", name.name)))
+}
+
+pub fn membership(_it: &mut Interp, _l: &Value, _r: &Value, span: Span) -> EvalResult<Value> {
+    Err(Diag::new(span, "membership needs the group engine"))
+}
+
+pub fn group_compare(_it: &mut Interp, _op: BinOp, _l: &Value, _r: &Value, span: Span) -> EvalResult<Value> {
+    Err(Diag::new(span, "subgroup tests need the group engine"))
+}

@@ -1,0 +1,15 @@
+//! Evaluation: the interpreter that runs statements, the values it computes with, and
+//! the builtins that call the engines (which know nothing of the syntax).
+
+pub mod build_puzzle;
+pub mod builtins;
+pub mod interp;
+pub mod names;
+pub mod puzzle_ctx;
+pub mod show;
+pub mod show_net;
+pub mod split;
+pub mod value;
+
+pub use interp::Interp;
+pub use value::Value;

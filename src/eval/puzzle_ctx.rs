@@ -1,0 +1,115 @@
+//! A puzzle as the interpreter holds it: the engine-level [`Puzzle`] plus the alphabet of
+//! letters (each move and its powers) that sequences are written in.
+
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+use puz_core::{Alphabet, Perm, Puzzle};
+use std::collections::HashMap;
+
+/// Moves of order up to this get a letter for every power; longer ones only `m` and `m'`.
+const MAX_POWER_LETTERS: u64 = 64;
+
+#[derive(Debug)]
+pub struct PuzzleCtx {
+    pub def: Puzzle,
+    pub alphabet: Alphabet,
+    /// (move index, power) -> letter.
+    letters: HashMap<(usize, u64), u32>,
+    /// Order of each move (saturated to u64::MAX).
+    pub move_orders: Vec<u64>,
+    /// Move indices generating `group`.
+    pub gens: Vec<usize>,
+    /// Which move and power each letter is.
+    pub letter_moves: Vec<(usize, u64)>,
+}
+
+impl PuzzleCtx {
+    pub fn new(def: Puzzle, gens: Vec<usize>) -> PuzzleCtx {
+        let mut names = Vec::new();
+        let mut perms = Vec::new();
+        let mut letters = HashMap::new();
+        let mut letter_moves = Vec::new();
+        let mut move_orders = Vec::new();
+        for (mi, m) in def.moves.iter().enumerate() {
+            let o = m.perm.order().to_u64().unwrap_or(u64::MAX);
+            move_orders.push(o);
+            let powers: Vec<u64> = if o <= MAX_POWER_LETTERS {
+                (1..o.max(2)).collect()
+            } else {
+                vec![1, o - 1]
+            };
+            for p in powers {
+                let name = if p == 1 {
+                    m.name.clone()
+                } else if p + 1 == o {
+                    format!("{}'", m.name)
+                } else {
+                    format!("{}{}", m.name, p)
+                };
+                letters.insert((mi, p), names.len() as u32);
+                letter_moves.push((mi, p));
+                names.push(name);
+                perms.push(m.perm.pow(p.min(i64::MAX as u64) as i64));
+            }
+        }
+        let inverse = letter_moves
+            .iter()
+            .enumerate()
+            .map(|(l, &(mi, p))| {
+                let o = move_orders[mi];
+                if o <= 1 {
+                    l as u32
+                } else {
+                    letters[&(mi, o - p)]
+                }
+            })
+            .collect();
+        let alphabet = Alphabet { names, perms, inverse };
+        PuzzleCtx { def, alphabet, letters, move_orders, gens, letter_moves }
+    }
+
+    /// The letter for `move^power` (power taken modulo the move's order), or `None`
+    /// for the identity; `Err(())` when no single letter exists (a long derived move).
+    pub fn letter(&self, mi: usize, power: i64) -> Result<Option<u32>, ()> {
+        let o = self.move_orders[mi];
+        let p = if o == u64::MAX { power as u64 } else { (power.rem_euclid(o as i64)) as u64 };
+        if p == 0 {
+            return Ok(None);
+        }
+        self.letters.get(&(mi, p)).copied().map(Some).ok_or(())
+    }
+
+    pub fn move_index(&self, name: &str) -> Option<usize> {
+        self.def.move_index(name)
+    }
+
+    pub fn identity(&self) -> Perm {
+        self.def.identity()
+    }
+
+    /// The letters for the generators of `group`: each generator and its powers.
+    pub fn group_letters(&self, moves: &[usize]) -> Vec<u32> {
+        (0..self.alphabet.len() as u32).filter(|&l| moves.contains(&self.letter_moves[l as usize].0)).collect()
+    }
+
+    pub fn summary(&self) -> String {
+        let orbits: Vec<String> = self
+            .def
+            .orbits
+            .iter()
+            .map(|o| {
+                if o.twist > 1 {
+                    format!("{} {} twist {}", o.name, o.size, o.twist)
+                } else {
+                    format!("{} {}", o.name, o.size)
+                }
+            })
+            .collect();
+        let moves: Vec<&str> = self.def.moves.iter().map(|m| m.name.as_str()).collect();
+        format!("puzzle {} (orbits: {}; moves: {})", self.def.name, orbits.join(", "), moves.join(" "))
+    }
+
+    pub fn expected_order(&self) -> Option<&BigUint> {
+        self.def.expected_order.as_ref()
+    }
+}

@@ -1,0 +1,121 @@
+//! Runtime values of the interpreter and how the REPL prints them.
+
+use super::puzzle_ctx::PuzzleCtx;
+use num_bigint::BigInt;
+use puz_core::{Perm, Word};
+use std::cell::OnceCell;
+use std::fmt;
+use std::rc::Rc;
+
+/// A move sequence on a puzzle: kept nested, with its effect computed on demand.
+#[derive(Clone)]
+pub struct SeqVal {
+    pub puzzle: Rc<PuzzleCtx>,
+    pub word: Word,
+    effect: OnceCell<Perm>,
+}
+
+impl SeqVal {
+    pub fn new(puzzle: Rc<PuzzleCtx>, word: Word) -> SeqVal {
+        SeqVal { puzzle, word, effect: OnceCell::new() }
+    }
+
+    /// The permutation the sequence performs.
+    pub fn effect(&self) -> &Perm {
+        self.effect.get_or_init(|| self.word.eval(&self.puzzle.alphabet, self.puzzle.def.degree()))
+    }
+
+    /// The sequence as written; a named macro shows its definition.
+    pub fn display(&self) -> String {
+        let w = match &self.word {
+            Word::Named(_, inner) => inner.as_ref(),
+            w => w,
+        };
+        let s = w.display(&self.puzzle.alphabet);
+        if s.is_empty() || s == "()" {
+            "()".to_string()
+        } else {
+            s
+        }
+    }
+}
+
+/// A group given by generators (sequences of one puzzle); its stabiliser chain is
+/// built on first use and cached.
+#[derive(Clone)]
+pub struct GroupVal {
+    pub puzzle: Rc<PuzzleCtx>,
+    /// The generators as written (`U`, `R U R'`, ...).
+    pub gens: Vec<Word>,
+    /// How the group was written, for printing.
+    pub text: String,
+}
+
+/// A value of the language.
+#[derive(Clone)]
+pub enum Value {
+    Unit,
+    Bool(bool),
+    Int(BigInt),
+    Str(String),
+    Seq(SeqVal),
+    /// A position reached without a known sequence (`random(G)`, `unrank`).
+    Pos(Rc<PuzzleCtx>, Perm),
+    Group(GroupVal),
+    Puzzle(Rc<PuzzleCtx>),
+    List(Vec<Value>),
+    /// A report printed as it is (tables, check results).
+    Text(String),
+}
+
+impl Value {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Unit => "nothing",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) => "an integer",
+            Value::Str(_) => "a string",
+            Value::Seq(_) => "a move sequence",
+            Value::Pos(..) => "a position",
+            Value::Group(_) => "a group",
+            Value::Puzzle(_) => "a puzzle",
+            Value::List(_) => "a list",
+            Value::Text(_) => "a report",
+        }
+    }
+
+    /// The permutation of a sequence or position.
+    pub fn perm(&self) -> Option<(&Rc<PuzzleCtx>, &Perm)> {
+        match self {
+            Value::Seq(s) => Some((&s.puzzle, s.effect())),
+            Value::Pos(p, perm) => Some((p, perm)),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Unit => Ok(()),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Str(s) => write!(f, "{s}"),
+            Value::Seq(s) => write!(f, "{}", s.display()),
+            Value::Pos(p, perm) => write!(f, "position {}", p.def.cycle_notation(perm)),
+            Value::Group(g) => write!(f, "{}", g.text),
+            Value::Puzzle(p) => write!(f, "{}", p.summary()),
+            Value::List(v) => {
+                write!(f, "[")?;
+                for (i, x) in v.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{x}")?;
+                }
+                write!(f, "]")
+            }
+            Value::Text(t) => write!(f, "{}", t.trim_end()),
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! The REPL: rustyline with history, completion, multi-line input while brackets are
+//! open, `:help`, `:load`, `:quit`. Errors print and the session goes on; Ctrl-C stops a
+//! long computation, not the REPL.
+
+mod helper;
+
+use crate::eval::Interp;
+use puz_core::Control;
+use rustyline::error::ReadlineError;
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+
+pub use helper::PuzHelper;
+
+/// Makes Ctrl-C set the interpreter's cancel flag instead of ending the process.
+pub fn install_ctrlc(ctl: &Control) {
+    let flag = ctl.flag();
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            // A second Ctrl-C while nothing listens: leave.
+            if std::env::var_os("PUZ_CTRLC_NO_EXIT").is_none() {
+                std::process::exit(130);
+            }
+        }
+    });
+}
+
+pub const HELP: &str = "\
+puz REPL. Type statements as in a script; results print below.
+  use cube3                  load a stdlib puzzle (cube2 cube3 cube4 pyraminx megaminx skewb
+                             floppy cheese topspin clock lightsout sixpiece, row(n))
+  let sexy = R U R' U'       name a sequence (or a group, a number, ...)
+  order(sexy)  cycles(sexy)  show sexy  sexy == [R, U]  <U, R>  assert EXPR
+Commands: :help  :load FILE  :quit   (Ctrl-C stops a long computation; Ctrl-D quits)
+Multi-line input continues while a bracket is open.";
+
+fn history_path() -> Option<std::path::PathBuf> {
+    std::env::var_os("PUZ_HISTORY")
+        .map(Into::into)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".puz_history")))
+}
+
+pub fn run(mut it: Interp) -> ExitCode {
+    it.allow_rebind = true;
+    let config = rustyline::Config::builder().auto_add_history(true).max_history_size(10_000).unwrap().build();
+    let mut rl = match rustyline::Editor::<PuzHelper, rustyline::history::DefaultHistory>::with_config(config) {
+        Ok(rl) => rl,
+        Err(e) => {
+            eprintln!("error: cannot start the line editor: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let color = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let hist = history_path();
+    if let Some(h) = &hist {
+        let _ = rl.load_history(h);
+    }
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        println!("puz {} — :help for help, :quit to leave", env!("CARGO_PKG_VERSION"));
+    }
+    let mut n = 0;
+    loop {
+        rl.set_helper(Some(PuzHelper::new(&it)));
+        match rl.readline("puz> ") {
+            Ok(line) => {
+                let trimmed = line.trim();
+                if trimmed.is_empty() {
+                    continue;
+                }
+                if let Some(cmd) = trimmed.strip_prefix(':') {
+                    let mut parts = cmd.splitn(2, char::is_whitespace);
+                    match (parts.next().unwrap_or(""), parts.next().map(str::trim)) {
+                        ("q" | "quit" | "exit", _) => break,
+                        ("h" | "help", _) => println!("{HELP}"),
+                        ("load" | "l", Some(file)) if !file.is_empty() => match std::fs::read_to_string(file) {
+                            Ok(text) => {
+                                if let Err(d) = it.run_source(file, &text) {
+                                    eprint!("{}", d.render(color));
+                                }
+                            }
+                            Err(e) => eprintln!("error: cannot read {file}: {e}"),
+                        },
+                        ("load" | "l", _) => eprintln!("usage: :load FILE"),
+                        (other, _) => eprintln!("unknown command :{other} (try :help)"),
+                    }
+                    continue;
+                }
+                n += 1;
+                it.ctl.flag().store(false, Ordering::SeqCst);
+                if let Err(d) = it.run_source(&format!("<repl:{n}>"), &line) {
+                    eprint!("{}", d.render(color));
+                }
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => {
+                eprintln!("error: {e}");
+                break;
+            }
+        }
+    }
+    if let Some(h) = &hist {
+        let _ = rl.save_history(h);
+    }
+    ExitCode::SUCCESS
+}

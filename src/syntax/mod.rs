@@ -1,0 +1,8 @@
+//! Syntax: the pest grammar (`grammar/puz.pest`), the AST with spans, and the parser
+//! that builds one from the other. Nothing here evaluates anything.
+
+pub mod ast;
+pub mod parser;
+
+pub use ast::*;
+pub use parser::{parse_file, parse_sequence};
