@@ -30,6 +30,13 @@ pub struct Level {
     pub inv: Vec<u16>,
     /// Schreier tree: `(parent coset, generator)` that defined each representative.
     pub parent: Vec<(u32, u32)>,
+    /// `moved[x]`: some generator of this level moves `x`.
+    pub moved: Vec<bool>,
+    /// The points this level's group moves (representatives act only there).
+    pub support: Vec<u16>,
+    /// Points the previous level's group moves and this one fixes (all fixed points of
+    /// this level's group for level 0): a member's residue must fix them here.
+    pub drop: Vec<u16>,
 }
 
 impl Level {
@@ -44,6 +51,9 @@ impl Level {
             reps: raw::identity(n),
             inv: raw::identity(n),
             parent: vec![(NONE, NONE)],
+            moved: vec![false; n],
+            support: Vec::new(),
+            drop: (0..n as u16).collect(),
         }
     }
 
@@ -73,6 +83,8 @@ pub struct Chain {
     pub n: usize,
     pub gens: Vec<Vec<u16>>,
     pub levels: Vec<Level>,
+    /// Points the last level's group moves: a member's final residue must fix them.
+    pub last_support: Vec<u16>,
 }
 
 /// Where a sift stopped.
@@ -87,7 +99,7 @@ pub enum Sifted {
 
 impl Chain {
     pub fn empty(n: usize) -> Chain {
-        Chain { n, gens: Vec::new(), levels: Vec::new() }
+        Chain { n, gens: Vec::new(), levels: Vec::new(), last_support: Vec::new() }
     }
 
     /// The exact order: the product of the orbit lengths.
@@ -103,12 +115,69 @@ impl Chain {
         self.levels.iter().map(|l| l.base).collect()
     }
 
-    /// Sifts `g` in place through levels `from..`.
+    /// Sifts `g` in place through levels `from..`. `g` must fix every point the group of
+    /// level `from - 1` fixes (nothing is assumed for `from == 0`).
+    #[inline]
     pub fn sift(&self, g: &mut [u16], from: usize) -> Sifted {
         let n = self.n;
         for (j, l) in self.levels.iter().enumerate().skip(from) {
+            if l.drop.iter().any(|&x| g[x as usize] != x) {
+                return self.sift_full(g, j);
+            }
             let beta = g[l.base] as usize;
             let k = l.pos[beta];
+            if k == NONE {
+                return Sifted::OutOfOrbit(j);
+            }
+            if k != 0 {
+                let inv = l.inv_rep(k as usize, n);
+                for &x in &l.support {
+                    let x = x as usize;
+                    g[x] = inv[g[x] as usize];
+                }
+            }
+        }
+        let fixed = if self.levels.is_empty() { raw::is_identity(g) } else { self.last_support.iter().all(|&x| g[x as usize] == x) };
+        if fixed {
+            Sifted::Member
+        } else {
+            Sifted::Residue
+        }
+    }
+
+    /// Sifts a copy of `p` held in `g`, calling `visit(level, coset)`; true for a member.
+    #[inline]
+    pub fn sift_visit(&self, g: &mut [u16], mut visit: impl FnMut(usize, usize)) -> bool {
+        let n = self.n;
+        for (j, l) in self.levels.iter().enumerate() {
+            if l.drop.iter().any(|&x| g[x as usize] != x) {
+                return false;
+            }
+            let k = l.pos[g[l.base] as usize];
+            if k == NONE {
+                return false;
+            }
+            visit(j, k as usize);
+            if k != 0 {
+                let inv = l.inv_rep(k as usize, n);
+                for &x in &l.support {
+                    let x = x as usize;
+                    g[x] = inv[g[x] as usize];
+                }
+            }
+        }
+        if self.levels.is_empty() {
+            raw::is_identity(g)
+        } else {
+            self.last_support.iter().all(|&x| g[x as usize] == x)
+        }
+    }
+
+    /// The plain sift on whole permutations (for residues that leave a level's support).
+    fn sift_full(&self, g: &mut [u16], from: usize) -> Sifted {
+        let n = self.n;
+        for (j, l) in self.levels.iter().enumerate().skip(from) {
+            let k = l.pos[g[l.base] as usize];
             if k == NONE {
                 return Sifted::OutOfOrbit(j);
             }
@@ -123,6 +192,21 @@ impl Chain {
         }
     }
 
+    /// Recomputes the supports and drop lists after generators were added to levels `0..=upto`.
+    fn refresh_supports(&mut self, upto: usize) {
+        let n = self.n;
+        for j in 0..=upto.min(self.levels.len().saturating_sub(1)) {
+            let l = &mut self.levels[j];
+            l.support = (0..n).filter(|&x| l.moved[x]).map(|x| x as u16).collect();
+        }
+        for j in 0..self.levels.len() {
+            let prev: Option<&[bool]> = if j == 0 { None } else { Some(&self.levels[j - 1].moved) };
+            let drop: Vec<u16> = (0..n).filter(|&x| !self.levels[j].moved[x] && prev.is_none_or(|p| p[x])).map(|x| x as u16).collect();
+            self.levels[j].drop = drop;
+        }
+        self.last_support = self.levels.last().map(|l| l.support.clone()).unwrap_or_default();
+    }
+
     pub fn contains(&self, g: &[u16]) -> bool {
         let mut h = g.to_vec();
         matches!(self.sift(&mut h, 0), Sifted::Member)
@@ -131,6 +215,7 @@ impl Chain {
     /// Adds a level with this base point at the end.
     fn push_level(&mut self, base: usize) {
         self.levels.push(Level::new(base, self.n));
+        self.refresh_supports(0);
     }
 
     /// Adds `g` (fixing the bases of levels `0..at`) as a strong generator of levels `0..=at`,
@@ -141,11 +226,19 @@ impl Chain {
             self.push_level(b);
         }
         let s = self.gens.len() as u32;
+        for j in 0..=at {
+            for (x, &y) in g.iter().enumerate() {
+                if x != y as usize {
+                    self.levels[j].moved[x] = true;
+                }
+            }
+        }
         self.gens.push(g);
         for j in 0..=at {
             self.levels[j].gens.push(s);
             self.extend_orbit(j, s);
         }
+        self.refresh_supports(at);
     }
 
     /// Extends the orbit of level `j` after generator `s` was added to it.
@@ -302,7 +395,8 @@ pub fn build(n: usize, gens: &[Vec<u16>], opts: &BuildOptions, ctl: &Control) ->
     if opts.target.is_some() || !opts.verify {
         return Ok(chain);
     }
-    verify(&mut chain, ctl)?;
+    ctl.progress(&format!("verifying a chain of {} stages and {} strong generators", chain.levels.len(), chain.gens.len()));
+    verify(&mut chain, Some(&nontrivial), ctl)?;
     Ok(chain)
 }
 
@@ -313,21 +407,29 @@ fn reserve(chain: &Chain, ctl: &Control) -> Result<(), Interrupt> {
 
 /// Sims' verification: every Schreier generator of every level must sift through the
 /// levels below it; a failing one is added and the levels it touched are checked again.
-pub fn verify(chain: &mut Chain, ctl: &Control) -> Result<(), Interrupt> {
+/// Level 0 may use `top`, any generating set of the group, instead of all strong generators.
+pub fn verify(chain: &mut Chain, top: Option<&[Vec<u16>]>, ctl: &Control) -> Result<(), Interrupt> {
     let n = chain.n;
     let mut g = vec![0u16; n];
     let mut j = chain.levels.len();
     while j > 0 {
         j -= 1;
         let mut failed = None;
+        let own: Vec<&[u16]>;
+        let gens: Vec<(u32, &[u16])> = match top {
+            Some(t) if j == 0 => t.iter().map(|p| (NONE, &p[..])).collect(),
+            _ => {
+                own = chain.levels[j].gens.iter().map(|&s| &chain.gens[s as usize][..]).collect();
+                chain.levels[j].gens.iter().copied().zip(own.iter().copied()).collect()
+            }
+        };
         'level: for a in 0..chain.levels[j].orbit.len() {
             ctl.check()?;
             let l = &chain.levels[j];
             let beta = l.orbit[a] as usize;
-            for &s in &l.gens {
-                let sg = &chain.gens[s as usize];
+            for &(s, sg) in &gens {
                 let c = l.pos[sg[beta] as usize] as usize;
-                if l.parent[c] == (a as u32, s) {
+                if s != NONE && l.parent[c] == (a as u32, s) {
                     continue;
                 }
                 raw::then_into(l.rep(a, n), sg, &mut g);
@@ -341,6 +443,7 @@ pub fn verify(chain: &mut Chain, ctl: &Control) -> Result<(), Interrupt> {
                 }
             }
         }
+        drop(gens);
         if let Some((h, how)) = failed {
             let at = chain.add_residue(h, how);
             reserve(chain, ctl)?;
@@ -386,7 +489,7 @@ mod tests {
             let at = c.levels.iter().position(|l| g[l.base] as usize != l.base).unwrap_or(c.levels.len());
             c.add_gen(g.clone(), at, None);
         }
-        verify(&mut c, &ctl).unwrap();
+        verify(&mut c, None, &ctl).unwrap();
         assert_eq!(c.order(), BigUint::from(3_628_800u32));
     }
 }

@@ -198,22 +198,10 @@ impl Group {
 
     /// Sifts `p` through the chain, calling `visit(stage, coset)`; true when `p` is a member.
     #[inline]
-    fn indices_with(&self, p: &[u16], scratch: &mut Scratch, mut visit: impl FnMut(usize, usize)) -> bool {
-        let n = self.degree;
+    fn indices_with(&self, p: &[u16], scratch: &mut Scratch, visit: impl FnMut(usize, usize)) -> bool {
         scratch.buf.clear();
         scratch.buf.extend_from_slice(p);
-        let g = &mut scratch.buf[..];
-        for (j, l) in self.chain.levels.iter().enumerate() {
-            let k = l.pos[g[l.base] as usize];
-            if k == chain::NONE {
-                return false;
-            }
-            visit(j, k as usize);
-            if k != 0 {
-                raw::then_assign(g, l.inv_rep(k as usize, n));
-            }
-        }
-        raw::is_identity(g)
+        self.chain.sift_visit(&mut scratch.buf, visit)
     }
 
     /// A word `w` (letters) with `p.then(w) = id`, or where `p` fails.
