@@ -13,6 +13,7 @@
 pub mod check;
 pub mod compile;
 pub mod coords;
+pub mod coset;
 pub mod gray;
 pub mod plain;
 pub mod product;
