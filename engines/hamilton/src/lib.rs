@@ -17,7 +17,9 @@ pub mod coset;
 pub mod gray;
 pub mod plain;
 pub mod product;
+pub mod search;
 pub mod testkit;
 pub mod words;
 
-pub use check::{check, Kind, Mode, Repeat, Report};
+pub use check::{check, Kind, Leave, Mode, Repeat, Report};
+pub use search::{hamilton, hamilton_stats, HamiltonError, Stats};
