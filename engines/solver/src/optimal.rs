@@ -1,3 +1,403 @@
-//! in progress
-pub struct Optimal; pub struct OptimalOptions; pub struct Solution;
-pub fn optimal() {}
+//! Optimal solving: iterative deepening A* over canonical sequences, pruned by pattern
+//! databases on the position and on its inverse (a position and its inverse are at the
+//! same distance when every letter costs what its inverse costs), in parallel over the
+//! first moves. Every solution is re-checked by applying it to the position.
+
+use crate::canon::Canon;
+use crate::error::{invalid, SolveError};
+use crate::metric::Metric;
+use crate::model::{Action, Model};
+use crate::pdb::{default_cache_dir, Heuristic};
+use puz_core::{Control, Perm, Puzzle};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Options of the optimal solver.
+#[derive(Clone, Debug)]
+pub struct OptimalOptions {
+    /// List every optimal canonical solution instead of the first.
+    pub all: bool,
+    /// Bytes for the pattern databases (default: a quarter of the memory limit, at most 512 MiB).
+    pub table_memory: Option<u64>,
+    /// Where tables are cached (`None`: not cached). Default: `$XDG_CACHE_HOME/puz` or `~/.cache/puz`.
+    pub cache: Option<PathBuf>,
+    /// Give up above this cost.
+    pub max_cost: u32,
+}
+
+impl Default for OptimalOptions {
+    fn default() -> Self {
+        OptimalOptions { all: false, table_memory: None, cache: default_cache_dir(), max_cost: 40 }
+    }
+}
+
+/// One solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Letters of the metric.
+    pub letters: Vec<u32>,
+    /// Written in the puzzle's moves, `(D2 U2)` for a simultaneous pair.
+    pub text: String,
+    pub cost: u64,
+}
+
+/// The answer of [`optimal`].
+#[derive(Clone, Debug)]
+pub struct Optimal {
+    /// The optimal cost.
+    pub cost: u64,
+    pub solutions: Vec<Solution>,
+    /// True: every cheaper sequence was excluded by the search (admissible bounds only).
+    pub proved_optimal: bool,
+    /// True: every solution, applied to the position, gives the solved state.
+    pub verified: bool,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// The pattern databases used.
+    pub tables: Vec<String>,
+}
+
+/// A solver for one puzzle and metric, keeping its tables for many positions.
+pub struct Solver {
+    model: Model,
+    metric: Metric,
+    actions: Vec<Action>,
+    canon: Canon,
+    heuristic: Heuristic,
+    use_inverse: bool,
+    degree: usize,
+    max_cost: u32,
+}
+
+fn puzzle_key(puzzle: &Puzzle) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for o in &puzzle.orbits {
+        for b in [o.size as u64, o.twist as u64] {
+            h = (h ^ b).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+struct Search<'a> {
+    s: &'a Solver,
+    bound: u32,
+    all: bool,
+    found: &'a AtomicBool,
+    solutions: &'a Mutex<Vec<Vec<u32>>>,
+    nodes: u64,
+    next_bound: u32,
+    ctl: &'a Control,
+    solved: Vec<u8>,
+    bufs: Vec<Vec<u8>>,
+    inv: Vec<u8>,
+    path: Vec<u32>,
+}
+
+impl Search<'_> {
+    /// Lower bound of the distance of `t` (at least 1 when not solved).
+    fn h(&mut self, depth: usize, limit: u32) -> u32 {
+        let t = &self.bufs[depth];
+        let mut h = self.s.heuristic.eval(t, limit);
+        if h <= limit && self.s.use_inverse {
+            self.s.model.inverse(t, &mut self.inv);
+            h = h.max(self.s.heuristic.eval(&self.inv, limit));
+        }
+        h.max(1)
+    }
+
+    fn dfs(&mut self, depth: usize, g: u32, state: u32) -> Result<(), SolveError> {
+        self.nodes += 1;
+        if self.nodes & 0xffff == 0 {
+            self.ctl.check()?;
+        }
+        for &(l, next) in self.s.canon.allowed(state) {
+            if !self.all && self.found.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            let g2 = g + self.s.metric.cost[l as usize];
+            if g2 > self.bound {
+                self.next_bound = self.next_bound.min(g2);
+                continue;
+            }
+            let (a, b) = self.bufs.split_at_mut(depth + 1);
+            self.s.model.apply(&self.s.actions[l as usize], &a[depth], &mut b[0]);
+            self.path.push(l);
+            if b[0] == self.solved {
+                if g2 == self.bound {
+                    self.solutions.lock().unwrap().push(self.path.clone());
+                    self.found.store(true, Ordering::Relaxed);
+                } else {
+                    self.next_bound = self.next_bound.min(g2);
+                }
+            } else {
+                let h = self.h(depth + 1, self.bound - g2);
+                if g2 + h > self.bound {
+                    self.next_bound = self.next_bound.min(g2 + h);
+                } else {
+                    self.dfs(depth + 1, g2, next)?;
+                }
+            }
+            self.path.pop();
+        }
+        Ok(())
+    }
+}
+
+impl Solver {
+    /// Prepares the canonical table and the pattern databases (built or loaded).
+    pub fn new(puzzle: &Puzzle, metric: &Metric, opts: &OptimalOptions, ctl: &Control) -> Result<Solver, SolveError> {
+        let model = Model::new(puzzle)?;
+        let mut actions = Vec::new();
+        for p in &metric.alphabet.perms {
+            match model.action(p) {
+                Some(a) => actions.push(a),
+                None => return invalid("a generator is not a position of the puzzle"),
+            }
+        }
+        let canon = Canon::new(metric);
+        let budget = opts.table_memory.unwrap_or((ctl.memory_limit / 4).min(512 << 20));
+        let heuristic =
+            Heuristic::build(puzzle_key(puzzle), &model, metric, &actions, budget, opts.cache.as_deref(), ctl)?;
+        let use_inverse = (0..metric.len()).all(|l| metric.cost[l] == metric.cost[metric.alphabet.inverse[l] as usize]);
+        Ok(Solver {
+            model,
+            metric: metric.clone(),
+            actions,
+            canon,
+            heuristic,
+            use_inverse,
+            degree: puzzle.degree(),
+            max_cost: opts.max_cost,
+        })
+    }
+
+    /// The tables used, one line each.
+    pub fn tables(&self) -> &[String] {
+        &self.heuristic.report
+    }
+
+    /// An optimal solution of `position` (all of them with `all`).
+    pub fn solve(&self, position: &Perm, all: bool, ctl: &Control) -> Result<Optimal, SolveError> {
+        let Some(start) = self.model.state_of(position) else {
+            return invalid("the position is not a position of this puzzle");
+        };
+        let solved = self.model.solved();
+        let mut nodes = 0u64;
+        let tables = self.heuristic.report.clone();
+        if start == solved {
+            return Ok(Optimal { cost: 0, solutions: vec![Solution { letters: vec![], text: String::new(), cost: 0 }], proved_optimal: true, verified: true, nodes: 1, tables });
+        }
+        let mut bound = {
+            let mut h = self.heuristic.eval(&start, u32::MAX);
+            if self.use_inverse {
+                let mut inv = vec![0u8; self.model.n];
+                self.model.inverse(&start, &mut inv);
+                h = h.max(self.heuristic.eval(&inv, u32::MAX));
+            }
+            h.max(1)
+        };
+        let max_depth = self.max_cost as usize + 2;
+        loop {
+            if bound > self.max_cost {
+                return invalid(format!("no solution of cost at most {}", self.max_cost));
+            }
+            ctl.progress(&format!("searching cost {bound}"));
+            let found = AtomicBool::new(false);
+            let solutions = Mutex::new(Vec::new());
+            let total_nodes = AtomicU64::new(0);
+            let next = self
+                .canon
+                .allowed(0)
+                .par_iter()
+                .map(|&(l, st)| -> Result<u32, SolveError> {
+                    let mut search = Search {
+                        s: self,
+                        bound,
+                        all,
+                        found: &found,
+                        solutions: &solutions,
+                        nodes: 0,
+                        next_bound: u32::MAX,
+                        ctl,
+                        solved: solved.clone(),
+                        bufs: vec![vec![0u8; self.model.n]; max_depth + 1],
+                        inv: vec![0u8; self.model.n],
+                        path: vec![l],
+                    };
+                    if !all && found.load(Ordering::Relaxed) {
+                        return Ok(u32::MAX);
+                    }
+                    let g = self.metric.cost[l as usize];
+                    if g > bound {
+                        return Ok(g);
+                    }
+                    self.model.apply(&self.actions[l as usize], &start, &mut search.bufs[0]);
+                    if search.bufs[0] == solved {
+                        if g == bound {
+                            solutions.lock().unwrap().push(vec![l]);
+                            found.store(true, Ordering::Relaxed);
+                            return Ok(u32::MAX);
+                        }
+                        return Ok(g);
+                    }
+                    let h = search.h(0, bound - g);
+                    if g + h > bound {
+                        return Ok(g + h);
+                    }
+                    search.dfs(0, g, st)?;
+                    total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
+                    Ok(search.next_bound)
+                })
+                .try_reduce(|| u32::MAX, |a, b| Ok(a.min(b)))?;
+            nodes += total_nodes.load(Ordering::Relaxed);
+            let mut sols = solutions.into_inner().unwrap();
+            if !sols.is_empty() {
+                sols.sort();
+                if !all {
+                    sols.truncate(1);
+                }
+                let mut verified = true;
+                let solutions: Vec<Solution> = sols
+                    .into_iter()
+                    .map(|letters| {
+                        let p = position.then(&self.metric.eval(&letters, self.degree));
+                        verified &= p.is_identity() && self.metric.cost_of(&letters) == bound as u64;
+                        Solution { text: self.metric.display(&letters), cost: self.metric.cost_of(&letters), letters }
+                    })
+                    .collect();
+                return Ok(Optimal { cost: bound as u64, solutions, proved_optimal: true, verified, nodes, tables });
+            }
+            if next == u32::MAX {
+                return invalid("the position cannot be solved with these generators");
+            }
+            bound = next;
+        }
+    }
+}
+
+/// An optimal solution of `position` in `metric` (see [`Solver`] to solve many).
+pub fn optimal(
+    puzzle: &Puzzle,
+    metric: &Metric,
+    position: &Perm,
+    opts: &OptimalOptions,
+    ctl: &Control,
+) -> Result<Optimal, SolveError> {
+    Solver::new(puzzle, metric, opts, ctl)?.solve(position, opts.all, ctl)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metric::length;
+    use crate::testsupport::{cube2, cube3, seq};
+    use puz_core::Word;
+
+    const FACES: [&str; 6] = ["U", "D", "R", "L", "F", "B"];
+
+    fn opts(mem: u64) -> OptimalOptions {
+        OptimalOptions { all: false, table_memory: Some(mem), cache: None, max_cost: 30 }
+    }
+
+    #[test]
+    fn cube3_small_cases() {
+        let c3 = cube3();
+        let ctl = Control::default();
+        let htm = Metric::htm(&c3, &FACES).unwrap();
+        let qtm = Metric::qtm(&c3, &FACES).unwrap();
+        let atm = Metric::atm(&c3, &FACES).unwrap();
+        let pons = seq(&c3, "U2 D2 F2 B2 L2 R2");
+        let sexy = seq(&c3, "R U R' U'");
+        let solve = |m: &Metric, p: &Perm| {
+            let r = optimal(&c3, m, p, &opts(4 << 20), &ctl).unwrap();
+            assert!(r.proved_optimal && r.verified);
+            r
+        };
+        assert_eq!(solve(&htm, &pons).cost, 6);
+        let a = solve(&atm, &pons);
+        assert_eq!(a.cost, 3);
+        assert!(a.solutions[0].text.contains('('), "{}", a.solutions[0].text);
+        assert_eq!(solve(&htm, &sexy).cost, 4);
+        assert_eq!(solve(&qtm, &sexy).cost, 4);
+        // The solution's own length in the metric is its cost.
+        let s = solve(&atm, &pons);
+        let w = Word::seq(s.solutions[0].letters.iter().map(|&l| Word::Letter(l)).collect());
+        assert_eq!(length(&w, &atm.alphabet, &atm), Some(3));
+    }
+
+    #[test]
+    fn all_solutions_of_a_short_position() {
+        let c3 = cube3();
+        let ctl = Control::default();
+        let htm = Metric::htm(&c3, &FACES).unwrap();
+        // U D (= D U): one canonical solution U' D'.
+        let mut o = opts(1 << 20);
+        o.all = true;
+        let r = optimal(&c3, &htm, &seq(&c3, "U D"), &o, &ctl).unwrap();
+        assert_eq!(r.cost, 2);
+        assert_eq!(r.solutions.len(), 1);
+        assert_eq!(r.solutions[0].text, "U' D'");
+        // R U2: the only optimal solution is U2 R'.
+        let r = optimal(&c3, &htm, &seq(&c3, "R U2"), &o, &ctl).unwrap();
+        assert_eq!(r.solutions.iter().map(|s| s.text.as_str()).collect::<Vec<_>>(), vec!["U2 R'"]);
+    }
+
+    /// Optimal costs agree with God's algorithm on random 2x2x2 positions.
+    #[test]
+    fn agrees_with_breadth_first_search() {
+        use rand::{Rng, SeedableRng};
+        let c2 = cube2();
+        let ctl = Control::default();
+        let htm = Metric::htm(&c2, &[]).unwrap();
+        let model = Model::new(&c2).unwrap();
+        let solver = Solver::new(&c2, &htm, &opts(1 << 20), &ctl).unwrap();
+        // Distances of all positions within 7 by BFS.
+        let mut dist = std::collections::HashMap::new();
+        let mut layer = vec![model.solved()];
+        dist.insert(model.solved(), 0u64);
+        let acts: Vec<Action> = htm.alphabet.perms.iter().map(|p| model.action(p).unwrap()).collect();
+        for d in 1..=7u64 {
+            let mut next = Vec::new();
+            for s in &layer {
+                for a in &acts {
+                    let mut t = vec![0u8; model.n];
+                    model.apply(a, s, &mut t);
+                    if !dist.contains_key(&t) {
+                        dist.insert(t.clone(), d);
+                        next.push(t);
+                    }
+                }
+            }
+            layer = next;
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for _ in 0..20 {
+            let mut p = c2.identity();
+            for _ in 0..rng.gen_range(1..12) {
+                p = p.then(&htm.alphabet.perms[rng.gen_range(0..htm.len())]);
+            }
+            let r = solver.solve(&p, false, &ctl).unwrap();
+            assert!(r.verified);
+            if let Some(&d) = dist.get(&model.state_of(&p).unwrap()) {
+                assert_eq!(r.cost, d);
+            } else {
+                assert!(r.cost > 7);
+            }
+        }
+    }
+
+    /// Superflip is 14 in atm: heavy (large tables), run with --ignored or in the benchmark.
+    #[test]
+    #[ignore]
+    fn superflip_atm() {
+        let c3 = cube3();
+        let atm = Metric::atm(&c3, &FACES).unwrap();
+        let superflip = seq(&c3, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
+        let r = optimal(&c3, &atm, &superflip, &OptimalOptions::default(), &Control::default()).unwrap();
+        assert_eq!(r.cost, 14);
+        assert!(r.verified);
+    }
+}

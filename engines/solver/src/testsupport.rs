@@ -7,7 +7,6 @@
 
 use crate::model::Model;
 use puz_core::{MoveBuilder, NamedMove, Perm, Puzzle, Ranker};
-use std::collections::HashSet;
 
 type V = [i32; 3];
 
@@ -223,40 +222,92 @@ pub fn seq(p: &Puzzle, text: &str) -> Perm {
     acc
 }
 
-/// A ranker that enumerates the group (breadth-first over its generators) and ranks by
-/// binary search in the sorted packed codes. For tests only: memory is 16 bytes a position.
+/// The 2x2x2 <U, R, F> and its enumerating ranker, built once for all tests.
+pub fn cube2_ranked() -> &'static (Puzzle, EnumRanker) {
+    static CELL: std::sync::OnceLock<(Puzzle, EnumRanker)> = std::sync::OnceLock::new();
+    CELL.get_or_init(|| {
+        let c2 = cube2();
+        let gens: Vec<Perm> = c2.moves.iter().map(|m| m.perm.clone()).collect();
+        let r = EnumRanker::new(&c2, &gens);
+        (c2, r)
+    })
+}
+
+/// A ranker that enumerates the group (breadth-first over its generators) and ranks by an
+/// open-addressing hash table of packed codes. For tests only (about 40 bytes a position).
 pub struct EnumRanker {
     model: Model,
     codes: Vec<u128>,
+    keys: Vec<u128>,
+    vals: Vec<u32>,
+}
+
+const EMPTY: u128 = u128::MAX;
+
+fn slot(c: u128, mask: usize) -> usize {
+    let x = (c as u64) ^ ((c >> 64) as u64).rotate_left(31);
+    (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 17) as usize & mask
 }
 
 impl EnumRanker {
     pub fn new(puzzle: &Puzzle, gens: &[Perm]) -> EnumRanker {
         let model = Model::new(puzzle).unwrap();
         let actions: Vec<_> = gens.iter().map(|g| model.action(g).unwrap()).collect();
-        let start = model.encode(&model.solved());
-        let mut seen: HashSet<u128> = HashSet::new();
-        seen.insert(start);
-        let mut frontier = vec![start];
-        let mut s = vec![0u8; model.n];
-        let mut t = vec![0u8; model.n];
-        while !frontier.is_empty() {
-            let mut next = Vec::new();
-            for &c in &frontier {
-                model.decode(c, &mut s);
-                for a in &actions {
-                    model.apply(a, &s, &mut t);
-                    let d = model.encode(&t);
-                    if seen.insert(d) {
-                        next.push(d);
-                    }
-                }
+        let mut r = EnumRanker { model, codes: Vec::new(), keys: vec![EMPTY; 1 << 10], vals: vec![0; 1 << 10] };
+        let start = r.model.encode(&r.model.solved());
+        r.insert(start);
+        let mut s = vec![0u8; r.model.n];
+        let mut t = vec![0u8; r.model.n];
+        let mut i = 0;
+        while i < r.codes.len() {
+            r.model.decode(r.codes[i], &mut s);
+            for a in &actions {
+                r.model.apply(a, &s, &mut t);
+                let d = r.model.encode(&t);
+                r.insert(d);
             }
-            frontier = next;
+            i += 1;
         }
-        let mut codes: Vec<u128> = seen.into_iter().collect();
-        codes.sort_unstable();
-        EnumRanker { model, codes }
+        r
+    }
+
+    fn insert(&mut self, c: u128) {
+        if self.codes.len() * 2 >= self.keys.len() {
+            let n = self.keys.len() * 4;
+            self.keys = vec![EMPTY; n];
+            self.vals = vec![0; n];
+            for (i, &k) in self.codes.iter().enumerate() {
+                let mut j = slot(k, n - 1);
+                while self.keys[j] != EMPTY {
+                    j = (j + 1) & (n - 1);
+                }
+                self.keys[j] = k;
+                self.vals[j] = i as u32;
+            }
+        }
+        let mask = self.keys.len() - 1;
+        let mut j = slot(c, mask);
+        while self.keys[j] != EMPTY {
+            if self.keys[j] == c {
+                return;
+            }
+            j = (j + 1) & mask;
+        }
+        self.keys[j] = c;
+        self.vals[j] = self.codes.len() as u32;
+        self.codes.push(c);
+    }
+
+    fn find(&self, c: u128) -> Option<u64> {
+        let mask = self.keys.len() - 1;
+        let mut j = slot(c, mask);
+        while self.keys[j] != EMPTY {
+            if self.keys[j] == c {
+                return Some(self.vals[j] as u64);
+            }
+            j = (j + 1) & mask;
+        }
+        None
     }
 }
 
@@ -267,7 +318,7 @@ impl Ranker for EnumRanker {
 
     fn rank(&self, p: &Perm) -> Option<u64> {
         let s = self.model.state_of(p)?;
-        self.codes.binary_search(&self.model.encode(&s)).ok().map(|i| i as u64)
+        self.find(self.model.encode(&s))
     }
 
     fn unrank(&self, r: u64) -> Perm {
@@ -300,9 +351,7 @@ mod tests {
 
     #[test]
     fn enumerating_ranker_round_trips() {
-        let c2 = cube2();
-        let gens: Vec<Perm> = c2.moves.iter().map(|m| m.perm.clone()).collect();
-        let r = EnumRanker::new(&c2, &gens);
+        let (_, r) = cube2_ranked();
         assert_eq!(r.size(), Some(3_674_160));
         for i in [0u64, 1, 12345, 3_674_159] {
             assert_eq!(r.rank(&r.unrank(i)), Some(i));
