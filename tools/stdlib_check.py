@@ -12,7 +12,9 @@ checks with sympy's PermutationGroup:
   - a few facts per puzzle (orders of short sequences, equalities of sequences).
 It prints a table (puzzle, declared, computed, seconds) and exits non-zero on a failure.
 
-Usage: python3 tools/stdlib_check.py [NAME ...]     (default: every stdlib/*.puz)
+Usage: python3 tools/stdlib_check.py [--csv] [--order-only] [NAME ...]
+  (default: every stdlib/*.puz; --csv prints puzzle,points,declared,computed,seconds for
+  benchmarks; --order-only checks the order alone)
 """
 
 import os
@@ -569,7 +571,7 @@ def perm_order(perm):
     return perm.order()
 
 
-def check(name):
+def check(name, only_order=False):
     path = os.path.join(ROOT, "stdlib", name + ".puz")
     problems = []
     p = parse_file(path)
@@ -582,6 +584,8 @@ def check(name):
         problems.append("no `order` line")
     elif computed != p.order:
         problems.append(f"order: declared {p.order}, computed {computed}")
+    if only_order:
+        return p, computed, secs, problems
     exp = EXPECT.get(name, {})
     for mv, k in exp.get("move_orders", {}).items():
         if mv not in p.moves:
@@ -615,24 +619,34 @@ def check(name):
 
 
 def main():
-    names = sys.argv[1:] or sorted(
+    args = sys.argv[1:]
+    csv = "--csv" in args
+    only_order = "--order-only" in args
+    names = [a for a in args if not a.startswith("--")] or sorted(
         f[:-4] for f in os.listdir(os.path.join(ROOT, "stdlib")) if f.endswith(".puz")
     )
     failed = 0
-    print(f"{'puzzle':<10} {'points':>6} {'declared':>50} {'computed':>50} {'seconds':>8}")
+    if csv:
+        print("puzzle,points,declared,computed,seconds")
+    else:
+        print(f"{'puzzle':<10} {'points':>6} {'declared':>50} {'computed':>50} {'seconds':>8}")
     for name in names:
         try:
-            p, computed, secs, problems = check(name)
+            p, computed, secs, problems = check(name, only_order)
         except PuzError as e:
             print(f"{name:<10} ERROR {e}")
             failed += 1
             continue
-        ok = "" if not problems else "  FAIL"
-        print(f"{name:<10} {p.degree:>6} {str(p.order):>50} {str(computed):>50} {secs:>8.3f}{ok}")
+        if csv:
+            print(f"{name},{p.degree},{p.order},{computed},{secs:.3f}")
+        else:
+            ok = "" if not problems else "  FAIL"
+            print(f"{name:<10} {p.degree:>6} {str(p.order):>50} {str(computed):>50} {secs:>8.3f}{ok}")
         for pr in problems:
-            print(f"    - {pr}")
+            print(f"    - {pr}", file=sys.stderr if csv else sys.stdout)
         failed += bool(problems)
-    print(f"{len(names) - failed} passed, {failed} failed")
+    if not csv:
+        print(f"{len(names) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
 
