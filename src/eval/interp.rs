@@ -428,6 +428,15 @@ impl Interp {
         let is_name = |s: &str| {
             p.move_index(s).is_some() || matches!(vars.get(s), Some(Binding { value: Value::Seq(_), .. }))
         };
+        // A declared name, possibly with a power (`UR`, `UR2`), is read whole.
+        let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        if is_name(name) || (!stem.is_empty() && stem.len() < name.len() && is_name(stem)) {
+            let (n, power) = if is_name(name) { (name, None) } else { (stem, name[stem.len()..].parse::<u64>().ok()) };
+            if is_name(name) || power.is_some() {
+                let piece = Piece { name: n.to_string(), power, offset: 0, len: name.len() };
+                return Ok(vec![self.piece_word(p, &piece, span)?]);
+            }
+        }
         let all = split::splits(name, &is_name, 6);
         match all.len() {
             0 => {

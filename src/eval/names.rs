@@ -24,7 +24,14 @@ pub fn suggest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Vec<Stri
             let d = if n.eq_ignore_ascii_case(name) { 0 } else { distance(name, n) };
             (d, n)
         })
-        .filter(|(d, n)| *d <= (name.len().max(n.len()) / 3).max(1))
+        .filter(|(d, n)| {
+            // One-letter names are all one edit apart: suggest only a case difference.
+            if name.len() <= 1 || n.len() <= 1 {
+                *d == 0
+            } else {
+                *d <= (name.len().max(n.len()) / 3).max(1)
+            }
+        })
         .collect();
     v.sort();
     v.dedup();

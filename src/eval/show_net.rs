@@ -29,10 +29,16 @@ fn is_cube(p: &PuzzleCtx) -> Option<usize> {
     let corner = p.def.orbits.iter().find(|o| {
         o.size == 8 && o.twist == 3 && o.labels.iter().all(|l| l.len() == 3 && l.chars().all(|c| FACES.contains(c)))
     })?;
-    let _ = corner;
-    let edges = p.def.orbits.iter().any(|o| {
-        o.size == 12 && o.twist == 2 && o.labels.iter().all(|l| l.len() == 2 && l.chars().all(|c| FACES.contains(c)))
-    });
+    let is_edges =
+        |o: &puz_core::Orbit| o.size == 12 && o.twist == 2 && o.labels.iter().all(|l| l.len() == 2 && l.chars().all(|c| FACES.contains(c)));
+    let is_centres = |o: &puz_core::Orbit| o.size == 6 && o.labels.iter().all(|l| l.len() == 1 && FACES.contains(l.as_str()));
+    let edges = p.def.orbits.iter().any(is_edges);
+    let centres = p.def.orbits.iter().any(is_centres);
+    // Draw only what the net shows: corners, edges and centres of a 2x2x2 or 3x3x3.
+    let all_drawn = p.def.orbits.iter().all(|o| std::ptr::eq(o, corner) || is_edges(o) || is_centres(o));
+    if !all_drawn || (centres && !edges) {
+        return None;
+    }
     Some(if edges { 3 } else { 2 })
 }
 

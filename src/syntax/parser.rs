@@ -402,9 +402,9 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> Diag {
         Some(c) => format!("unexpected `{c}`"),
     };
     let label = if expected.is_empty() { "here".to_string() } else { format!("expected {}", expected.join(" or ")) };
-    let open = unclosed(&src[..start]);
+    let open = unclosed_at(&src[..start]);
     let help = match (found, open) {
-        (_, Some(c)) => Some(format!("a `{c}` opened before this point is not closed")),
+        (_, Some((c, _))) => Some(format!("a `{c}` opened before this point is not closed")),
         (Some(')'), _) | (Some(']'), _) | (Some('>'), _) | (Some('}'), _) => {
             Some("this closes a bracket that was not opened".to_string())
         }
@@ -416,23 +416,33 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> Diag {
     let end = if end <= start { (start + 1).min(src.len()) } else { end };
     let mut d = Diag::new(Span::new(start, end), format!("syntax error: {what}")).with_label(label);
     d.help = help;
+    if let Some((c, at)) = open {
+        d = d.with_related(Span::new(at, at + 1), format!("this `{c}` is not closed"));
+    }
     d
 }
 
 /// The innermost bracket still open at the end of `s` (ignoring comments).
 pub fn unclosed(s: &str) -> Option<char> {
+    unclosed_at(s).map(|(c, _)| c)
+}
+
+/// The innermost bracket still open at the end of `s`, with its byte offset.
+pub fn unclosed_at(s: &str) -> Option<(char, usize)> {
     let mut stack = Vec::new();
+    let mut base = 0;
     for line in s.split('\n') {
-        let line = line.split("//").next().unwrap_or("");
-        for c in line.chars() {
+        let code = line.split("//").next().unwrap_or("");
+        for (i, c) in code.char_indices() {
             match c {
-                '(' | '[' | '{' => stack.push(c),
+                '(' | '[' | '{' => stack.push((c, base + i)),
                 ')' | ']' | '}' => {
                     stack.pop();
                 }
                 _ => {}
             }
         }
+        base += line.len() + 1;
     }
     stack.pop()
 }
