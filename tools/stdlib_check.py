@@ -340,19 +340,28 @@ EXPECT = {
         "move_orders": orders(CUBE_FACES + ["M", "E", "S", "x", "y", "z"], 4),
         "commute": [("U", "D"), ("F", "B"), ("L", "R"), ("M", "L"), ("M", "R"), ("E", "U"), ("S", "B")],
         "noncommute": [("U", "R"), ("M", "E")],
-        "orders": {"R U": 105, "R U R' U'": 6, "R U2 D' B D'": 1260, SUPERFLIP: 2, "R2 U2": 6},
+        "orders": {"R U": 105, "R U R' U'": 6, "R U2 D' B D'": 1260, SUPERFLIP: 2, "R2 U2": 6, "R' D": 63},
         "equal": [
             ("x U x'", "F"),
             ("y F y'", "R"),
             ("z U z'", "L"),
             ("x", "R M' L'"),
             ("(R2 U2)6", "U4"),
+            # Norskog's 3-coset splice (seed 002)
+            ("F (R' U' R) F' (R' U R U' R) F (R' U R) F'", "R"),
         ],
         "facts": {
             "superflip flips every edge in place": superflip_effect,
             "superflip is central": lambda p: central(p, SUPERFLIP),
         },
-        "subgroups": {"U R": 73483200, "U D F B L R M E S": 43252003274489856000 * 24},
+        # Norskog's chain <U,R> < <U,R,D> < <U,R,D,L> < cube: 2,177,280, 132, 2,048 cosets
+        "subgroups": {
+            "U R": 73483200,
+            "U R D": 73483200 * 2177280,
+            "U R D L": 73483200 * 2177280 * 132,
+            "U R D L F": 73483200 * 2177280 * 132 * 2048,
+            "U D F B L R M E S": 43252003274489856000 * 24,
+        },
     },
     "cube4": {
         "move_orders": orders(CUBE_FACES + list("udfblr") + ["x", "y", "z", "Rw", "Uw", "Fw"], 4),
@@ -469,6 +478,53 @@ def sixpiece_cosets(p):
     return True
 
 
+def expand(text):
+    """The letters of a word with groups `(...)k`, one move (with power or prime) each."""
+    toks = tokenize(text)
+    pos = [0]
+
+    def seq():
+        out = []
+        while pos[0] < len(toks) and toks[pos[0]] != ")":
+            t = toks[pos[0]]
+            pos[0] += 1
+            if t == "(":
+                inner = seq()
+                pos[0] += 1
+                k = 1
+                if pos[0] < len(toks) and toks[pos[0]].isdigit():
+                    k = int(toks[pos[0]])
+                    pos[0] += 1
+                out += inner * k
+            elif t == "'":
+                out[-1] += "'"
+            else:
+                out.append(t)
+        return out
+
+    return seq()
+
+
+def hamilton_path(p, word):
+    """True when the word's moves visit every position of `group` exactly once."""
+    pos, seen = p.identity(), {tuple(p.identity().array_form)}
+    for tok in expand(word):
+        pos = pos * evaluate(p, tok)
+        key = tuple(pos.array_form)
+        if key in seen:
+            return False
+        seen.add(key)
+    return len(seen) == p.group().order()
+
+
+# Jaap's 359-move Hamilton path of the six-piece puzzle (his [..]4 written (..)4)
+SIXPIECE_PATH = (
+    "((L R R L' R R L R R L R' R')4 L R R L' R R L R R L R' U)4 "
+    "(R R L R R L R' R' L R R L')4 R R L R R L R' R' L R R U "
+    "(R R L R R L R' R' L R R L')4 R R L R R L R' R' L R R"
+)
+
+
 def hamilton_cycle(p, word):
     """True when the moves of `word` visit every position of `group` once and return."""
     pos, seen = p.identity(), set()
@@ -501,6 +557,8 @@ EXPECT["cheese"]["facts"] = {"the piece at E has Jaap's orbit E c C A a e": chee
 EXPECT["sixpiece"]["facts"] = {
     "reproduces Jaap's table of (R'R'LRRL'RRLRRL)5": sixpiece_table,
     "reproduces Jaap's (RU)4LU coset walk": sixpiece_cosets,
+    "Jaap's 359 moves are a Hamilton path": lambda p: len(expand(SIXPIECE_PATH)) == 359
+    and hamilton_path(p, SIXPIECE_PATH),
 }
 
 
