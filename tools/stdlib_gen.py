@@ -15,11 +15,13 @@ Conventions (the same in every generated file):
 
 Usage: python3 tools/stdlib_gen.py NAME   (prints `orbit` and `move` lines for NAME:
 cube3, cube4, pyraminx, skewb, megaminx, lightsout, clock, topspin); the .puz files carry
-these lines below their hand-written headers.  tools/stdlib_check.py checks the files
+these lines below their hand-written headers.  `python3 tools/stdlib_gen.py --check`
+says whether every file still holds exactly what the generator makes.  tools/stdlib_check.py checks the files
 on their own, without this script.
 """
 
 import math
+import os
 import sys
 
 EPS = 1e-6
@@ -438,16 +440,31 @@ def topspin():
     ]
 
 
-def main():
-    which = sys.argv[1]
+NAMES = ["cube3", "cube4", "pyraminx", "skewb", "megaminx", "lightsout", "clock", "topspin"]
+
+
+def lines_for(which):
     if which in ("cube3", "cube4"):
         n = int(which[-1])
         orbits = cube_model(n)
-        lines = emit_orbits(orbits) + cube_moves(n, orbits)
-    else:
-        lines = globals()[which]()
-    for line in lines:
-        print(line if line.startswith(("orbit", "move")) else line)
+        return emit_orbits(orbits) + cube_moves(n, orbits)
+    return globals()[which]()
+
+
+def main():
+    if sys.argv[1:] == ["--check"]:
+        # every generated block must stand, indented, in its stdlib file
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "stdlib")
+        bad = 0
+        for name in NAMES:
+            text = "\n".join(lines_for(name))
+            block = "".join("  " + l + "\n" for l in text.split("\n"))
+            ok = block in open(os.path.join(root, name + ".puz")).read()
+            print(f"{name}: {'matches' if ok else 'DIFFERS from the generator'}")
+            bad += not ok
+        sys.exit(1 if bad else 0)
+    for line in lines_for(sys.argv[1]):
+        print(line)
 
 
 if __name__ == "__main__":
