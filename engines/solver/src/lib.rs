@@ -20,8 +20,10 @@ pub mod model;
 pub mod optimal;
 pub mod pdb;
 
-#[cfg(test)]
-pub(crate) mod testsupport;
+/// Puzzles built from geometry and an enumerating ranker, for tests and the benchmark
+/// (feature `testkit`).
+#[cfg(any(test, feature = "testkit"))]
+pub mod testsupport;
 
 pub use canon::Canon;
 pub use error::SolveError;

@@ -133,6 +133,7 @@ pub fn cube2() -> Puzzle {
 }
 
 /// The 2x2x2 with all six faces (88,179,840 positions: rotations are not identified).
+#[allow(dead_code)]
 pub fn cube2_six() -> Puzzle {
     let names = ["U", "D", "R", "L", "F", "B"];
     let moves = names.iter().map(|n| {

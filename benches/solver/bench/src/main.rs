@@ -1,0 +1,205 @@
+//! Benchmark driver for puz-solver: God's algorithm, sparse distance counts, optimal
+//! solving, and KPuzzle definitions of the same puzzles for twips. See ../run.sh.
+
+use puz_core::{Control, Perm, Puzzle};
+use puz_group::{ChainOptions, Group};
+use puz_solver::gods::{dense, sparse};
+use puz_solver::model::Model;
+use puz_solver::optimal::Solver;
+use puz_solver::testsupport::{cube2, cube2_six, cube3, seq};
+use puz_solver::{Metric, OptimalOptions};
+use rand::{Rng, SeedableRng};
+use std::time::Instant;
+
+const FACES: [&str; 6] = ["U", "D", "R", "L", "F", "B"];
+
+fn puzzle(name: &str) -> Puzzle {
+    match name {
+        "cube2" => cube2(),
+        "cube2six" => cube2_six(),
+        "cube3" => {
+            // Faces only (the KPuzzle has no centres): keep corners and edges.
+            cube3()
+        }
+        _ => panic!("unknown puzzle {name}"),
+    }
+}
+
+fn metric(p: &Puzzle, name: &str) -> Metric {
+    let faces: Vec<&str> = FACES.iter().copied().filter(|f| p.move_index(f).is_some()).collect();
+    match name {
+        "htm" => Metric::htm(p, &faces).unwrap(),
+        "qtm" => Metric::qtm(p, &faces).unwrap(),
+        "atm" => Metric::atm(p, &faces).unwrap(),
+        "stm" => Metric::stm(p, &faces, &["M", "E", "S"]).unwrap(),
+        _ => panic!("unknown metric {name}"),
+    }
+}
+
+/// A KPuzzle (cubing.js / twips) definition of the face moves, orbits without the
+/// centres (which face moves never move).
+fn kpuzzle(p: &Puzzle) -> String {
+    let model = Model::new(p).unwrap();
+    let orbits: Vec<usize> = (0..p.orbits.len()).filter(|&o| p.orbits[o].name != "centres").collect();
+    let mut s = String::new();
+    s.push_str(&format!("{{\n  \"name\": \"{}\",\n  \"orbits\": [", p.name));
+    let defs: Vec<String> = orbits
+        .iter()
+        .map(|&o| {
+            let ob = &p.orbits[o];
+            format!("{{ \"orbitName\": \"{}\", \"numPieces\": {}, \"numOrientations\": {} }}", ob.name.to_uppercase(), ob.size, ob.twist)
+        })
+        .collect();
+    s.push_str(&defs.join(", "));
+    s.push_str("],\n  \"defaultPattern\": {");
+    let defs: Vec<String> = orbits
+        .iter()
+        .map(|&o| {
+            let ob = &p.orbits[o];
+            let pieces: Vec<String> = (0..ob.size).map(|i| i.to_string()).collect();
+            let oris: Vec<String> = (0..ob.size).map(|_| "0".to_string()).collect();
+            format!("\"{}\": {{ \"pieces\": [{}], \"orientation\": [{}] }}", ob.name.to_uppercase(), pieces.join(", "), oris.join(", "))
+        })
+        .collect();
+    s.push_str(&defs.join(", "));
+    s.push_str("},\n  \"moves\": {\n");
+    let mut moves = Vec::new();
+    for m in p.moves.iter().filter(|m| FACES.contains(&m.name.as_str())) {
+        let a = model.action(&m.perm).unwrap();
+        let parts: Vec<String> = orbits
+            .iter()
+            .map(|&o| {
+                let om = &model.orbits[o];
+                let perm: Vec<String> = (0..om.size).map(|b| (a.src[om.start + b] as usize - om.start).to_string()).collect();
+                let ori: Vec<String> = (0..om.size).map(|b| a.add[om.start + b].to_string()).collect();
+                format!("\"{}\": {{ \"permutation\": [{}], \"orientationDelta\": [{}] }}", p.orbits[o].name.to_uppercase(), perm.join(", "), ori.join(", "))
+            })
+            .collect();
+        moves.push(format!("    \"{}\": {{ {} }}", m.name, parts.join(", ")));
+    }
+    s.push_str(&moves.join(",\n"));
+    s.push_str("\n  }\n}\n");
+    s
+}
+
+fn ctl() -> Control {
+    Control::default().with_progress(|m| eprintln!("  .. {m}"))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
+    match arg(1).as_str() {
+        "kpuzzle" => print!("{}", kpuzzle(&puzzle(&arg(2)))),
+        "gods" => {
+            // gods <cube2|cube2six> <htm|qtm>: dense table over puz-group's ranker.
+            let p = puzzle(&arg(2));
+            let m = metric(&p, &arg(3));
+            let t0 = Instant::now();
+            let gens: Vec<u32> = (0..m.len() as u32).collect();
+            let g = Group::new(p.degree(), &m.alphabet, &gens, &ChainOptions { shorten: false, ..Default::default() }, &ctl()).unwrap();
+            let t1 = Instant::now();
+            let d = dense(&p, &m, &g, None, 3, &ctl()).unwrap();
+            let t2 = Instant::now();
+            println!("puz gods {} {}: {:?}", arg(2), arg(3), d.counts);
+            println!("puz gods {} {}: total {} God's number {:?}", arg(2), arg(3), d.total(), d.gods_number());
+            println!(
+                "puz gods {} {}: time {:.2} s (chain {:.2} s + table {:.2} s)",
+                arg(2),
+                arg(3),
+                (t2 - t0).as_secs_f64(),
+                (t1 - t0).as_secs_f64(),
+                (t2 - t1).as_secs_f64()
+            );
+        }
+        "depth" => {
+            // depth <metric> <depth>: sparse counts on the 3x3x3.
+            let p = cube3();
+            let m = metric(&p, &arg(2));
+            let depth: usize = arg(3).parse().unwrap();
+            let rot: Vec<Perm> = if arg(2) == "stm" { vec![seq(&p, "x"), seq(&p, "y")] } else { vec![] };
+            let t0 = Instant::now();
+            let d = sparse(&p, &m, depth, &rot, 1, &ctl()).unwrap();
+            println!("puz depth {} {depth}: {:?} in {:.2} s", arg(2), d.counts, t0.elapsed().as_secs_f64());
+        }
+        "scrambles" => {
+            // scrambles <n> <seed>: random 16-move htm scrambles, no move on the axis of the last.
+            let n: usize = arg(2).parse().unwrap();
+            let mut rng = rand::rngs::StdRng::seed_from_u64(arg(3).parse().unwrap());
+            for _ in 0..n {
+                let mut out = Vec::new();
+                let mut last: Option<usize> = None;
+                while out.len() < 16 {
+                    let f = rng.gen_range(0..6);
+                    if last == Some(f) {
+                        continue;
+                    }
+                    last = Some(f);
+                    out.push(format!("{}{}", FACES[f], ["", "2", "'"][rng.gen_range(0..3)]));
+                }
+                println!("{}", out.join(" "));
+            }
+        }
+        "optimal" => {
+            // optimal <metric> <file of scrambles> [table MiB]
+            let p = cube3();
+            let m = metric(&p, &arg(2));
+            let mut opts = OptimalOptions::default();
+            if let Ok(mb) = arg(4).parse::<u64>() {
+                opts.table_memory = Some(mb << 20);
+            }
+            let t0 = Instant::now();
+            let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
+            println!("puz tables ready in {:.2} s", t0.elapsed().as_secs_f64());
+            for t in solver.tables() {
+                println!("  {t}");
+            }
+            let text = std::fs::read_to_string(arg(3)).unwrap();
+            let t1 = Instant::now();
+            for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                let pos = seq(&p, line);
+                let ts = Instant::now();
+                let r = solver.solve(&pos, false, &Control::default()).unwrap();
+                println!(
+                    "puz optimal {}: {} ({} moves, proved {}, verified {}, {} nodes, {:.2} s)",
+                    arg(2),
+                    r.solutions[0].text,
+                    r.cost,
+                    r.proved_optimal,
+                    r.verified,
+                    r.nodes,
+                    ts.elapsed().as_secs_f64()
+                );
+            }
+            println!("puz optimal total: {:.2} s", t1.elapsed().as_secs_f64());
+        }
+        "superflip" => {
+            let p = cube3();
+            let m = metric(&p, if arg(2).is_empty() { "atm" } else { &args[2] });
+            let mut opts = OptimalOptions::default();
+            if let Ok(mb) = arg(3).parse::<u64>() {
+                opts.table_memory = Some(mb << 20);
+            }
+            let t0 = Instant::now();
+            let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
+            let t1 = Instant::now();
+            for t in solver.tables() {
+                println!("  {t}");
+            }
+            let sf = seq(&p, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
+            let r = solver.solve(&sf, false, &ctl()).unwrap();
+            println!(
+                "puz superflip {}: {} ({} turns, proved {}, verified {}, {} nodes) tables {:.2} s, search {:.2} s",
+                m.name,
+                r.solutions[0].text,
+                r.cost,
+                r.proved_optimal,
+                r.verified,
+                r.nodes,
+                (t1 - t0).as_secs_f64(),
+                t1.elapsed().as_secs_f64()
+            );
+        }
+        _ => eprintln!("usage: bench kpuzzle|gods|depth|scrambles|optimal|superflip ..."),
+    }
+}
