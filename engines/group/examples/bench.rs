@@ -24,7 +24,10 @@ fn gap_list(perms: &[Perm]) -> String {
 fn build(moves: &[(String, Perm)]) -> Group {
     let (alpha, firsts) = alphabet_with_powers(moves);
     let degree = moves[0].1.degree();
-    let opts = ChainOptions { words: false, ..Default::default() };
+    let opts = ChainOptions {
+        words: false,
+        ..Default::default()
+    };
     Group::new(degree, &alpha, &firsts, &opts, &Control::default()).expect("builds")
 }
 
@@ -41,11 +44,17 @@ fn best<T>(mut f: impl FnMut() -> T) -> (f64, T) {
 }
 
 fn main() {
-    let out = std::env::args().nth(1).unwrap_or_else(|| "bench.g".to_string());
+    let out = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "bench.g".to_string());
     let mut gap = String::new();
     writeln!(gap, "Best := function(f) local b, i, t, r; b := infinity;").unwrap();
     writeln!(gap, "  for i in [1..{REPEATS}] do t := NanosecondsSinceEpoch(); r := f(); t := NanosecondsSinceEpoch() - t;").unwrap();
-    writeln!(gap, "    if t < b then b := t; fi; od; return [b / 10^9, r]; end;;").unwrap();
+    writeln!(
+        gap,
+        "    if t < b then b := t; fi; od; return [b / 10^9, r]; end;;"
+    )
+    .unwrap();
     writeln!(gap, "Report := function(name, br) Print(\"gap \", name, \" \", Float(br[1]), \" \", br[2], \"\\n\"); end;;").unwrap();
     let cases: Vec<(&str, Vec<(String, Perm)>)> = vec![
         ("cube3-order", cube3_gap()),
@@ -58,7 +67,11 @@ fn main() {
         let (t, order): (f64, BigUint) = best(|| build(moves).order());
         println!("puz {name} {t:.6} {order}");
         writeln!(gap, "gens := {};;", gap_list(&perms)).unwrap();
-        writeln!(gap, "Report(\"{name}\", Best(function() return Size(Group(gens)); end));").unwrap();
+        writeln!(
+            gap,
+            "Report(\"{name}\", Best(function() return Size(Group(gens)); end));"
+        )
+        .unwrap();
     }
     // Membership of 1000 random elements of the 3x3x3 group (chain built beforehand).
     let moves = cube3_gap();
@@ -70,7 +83,11 @@ fn main() {
     let perms: Vec<Perm> = moves.iter().map(|m| m.1.clone()).collect();
     writeln!(gap, "G := Group({});; Size(G);;", gap_list(&perms)).unwrap();
     writeln!(gap, "elts := {};;", gap_list(&elts)).unwrap();
-    writeln!(gap, "Report(\"cube3-member-1000\", Best(function() return ForAll(elts, x -> x in G); end));").unwrap();
+    writeln!(
+        gap,
+        "Report(\"cube3-member-1000\", Best(function() return ForAll(elts, x -> x in G); end));"
+    )
+    .unwrap();
     // Rank of a member (the hot call of the Hamilton and solver engines), per call.
     let mut scratch = puz_group::Scratch::default();
     let t = Instant::now();

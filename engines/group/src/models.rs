@@ -38,17 +38,77 @@ pub fn alphabet_with_powers(moves: &[(String, Perm)]) -> (Alphabet, Vec<u32>) {
 /// GAP's standard 3x3x3 generators on 48 facelets (`U L F R B D`), as in GAP's manual.
 pub fn cube3_gap() -> Vec<(String, Perm)> {
     let gens: [(&str, [[usize; 4]; 5]); 6] = [
-        ("U", [[1, 3, 8, 6], [2, 5, 7, 4], [9, 33, 25, 17], [10, 34, 26, 18], [11, 35, 27, 19]]),
-        ("L", [[9, 11, 16, 14], [10, 13, 15, 12], [1, 17, 41, 40], [4, 20, 44, 37], [6, 22, 46, 35]]),
-        ("F", [[17, 19, 24, 22], [18, 21, 23, 20], [6, 25, 43, 16], [7, 28, 42, 13], [8, 30, 41, 11]]),
-        ("R", [[25, 27, 32, 30], [26, 29, 31, 28], [3, 38, 43, 19], [5, 36, 45, 21], [8, 33, 48, 24]]),
-        ("B", [[33, 35, 40, 38], [34, 37, 39, 36], [3, 9, 46, 32], [2, 12, 47, 29], [1, 14, 48, 27]]),
-        ("D", [[41, 43, 48, 46], [42, 45, 47, 44], [14, 22, 30, 38], [15, 23, 31, 39], [16, 24, 32, 40]]),
+        (
+            "U",
+            [
+                [1, 3, 8, 6],
+                [2, 5, 7, 4],
+                [9, 33, 25, 17],
+                [10, 34, 26, 18],
+                [11, 35, 27, 19],
+            ],
+        ),
+        (
+            "L",
+            [
+                [9, 11, 16, 14],
+                [10, 13, 15, 12],
+                [1, 17, 41, 40],
+                [4, 20, 44, 37],
+                [6, 22, 46, 35],
+            ],
+        ),
+        (
+            "F",
+            [
+                [17, 19, 24, 22],
+                [18, 21, 23, 20],
+                [6, 25, 43, 16],
+                [7, 28, 42, 13],
+                [8, 30, 41, 11],
+            ],
+        ),
+        (
+            "R",
+            [
+                [25, 27, 32, 30],
+                [26, 29, 31, 28],
+                [3, 38, 43, 19],
+                [5, 36, 45, 21],
+                [8, 33, 48, 24],
+            ],
+        ),
+        (
+            "B",
+            [
+                [33, 35, 40, 38],
+                [34, 37, 39, 36],
+                [3, 9, 46, 32],
+                [2, 12, 47, 29],
+                [1, 14, 48, 27],
+            ],
+        ),
+        (
+            "D",
+            [
+                [41, 43, 48, 46],
+                [42, 45, 47, 44],
+                [14, 22, 30, 38],
+                [15, 23, 31, 39],
+                [16, 24, 32, 40],
+            ],
+        ),
     ];
     gens.iter()
         .map(|(name, cycles)| {
-            let cycles: Vec<Vec<usize>> = cycles.iter().map(|c| c.iter().map(|&x| x - 1).collect()).collect();
-            (name.to_string(), Perm::from_cycles(48, &cycles).expect("disjoint cycles"))
+            let cycles: Vec<Vec<usize>> = cycles
+                .iter()
+                .map(|c| c.iter().map(|&x| x - 1).collect())
+                .collect();
+            (
+                name.to_string(),
+                Perm::from_cycles(48, &cycles).expect("disjoint cycles"),
+            )
         })
         .collect()
 }
@@ -88,7 +148,12 @@ pub fn cube_facelets(n: usize) -> Vec<(String, Perm)> {
             }
         }
     }
-    let index = |f: &(V3, V3)| facelets.iter().position(|g| g == f).expect("rotated facelet exists");
+    let index = |f: &(V3, V3)| {
+        facelets
+            .iter()
+            .position(|g| g == f)
+            .expect("rotated facelet exists")
+    };
     let faces = ["R", "U", "F", "L", "D", "B"];
     let mut moves = Vec::new();
     for (fi, face) in faces.iter().enumerate() {
@@ -112,7 +177,11 @@ pub fn cube_facelets(n: usize) -> Vec<(String, Perm)> {
                     index(&(p, q))
                 })
                 .collect();
-            let name = if depth == 0 { face.to_string() } else { format!("{}{}", depth + 1, face) };
+            let name = if depth == 0 {
+                face.to_string()
+            } else {
+                format!("{}{}", depth + 1, face)
+            };
             moves.push((name, images));
         }
     }
@@ -122,7 +191,9 @@ pub fn cube_facelets(n: usize) -> Vec<(String, Perm)> {
 /// Renumbers the points some move moves as `0..k`, dropping the others.
 fn compact(moves: Vec<(String, Vec<usize>)>) -> Vec<(String, Perm)> {
     let total = moves[0].1.len();
-    let moved: Vec<usize> = (0..total).filter(|&i| moves.iter().any(|(_, im)| im[i] != i)).collect();
+    let moved: Vec<usize> = (0..total)
+        .filter(|&i| moves.iter().any(|(_, im)| im[i] != i))
+        .collect();
     let mut new = vec![usize::MAX; total];
     for (k, &i) in moved.iter().enumerate() {
         new[i] = k;
@@ -143,7 +214,11 @@ fn dot(a: F3, b: F3) -> f64 {
 }
 
 fn cross(a: F3, b: F3) -> F3 {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 
 fn unit(a: F3) -> F3 {
@@ -161,7 +236,9 @@ fn rotate(v: F3, axis: F3, angle: f64) -> F3 {
 
 fn nearest(list: &[F3], v: F3) -> usize {
     let d = |a: F3| (a[0] - v[0]).powi(2) + (a[1] - v[1]).powi(2) + (a[2] - v[2]).powi(2);
-    (0..list.len()).min_by(|&i, &j| d(list[i]).total_cmp(&d(list[j]))).expect("non-empty")
+    (0..list.len())
+        .min_by(|&i, &j| d(list[i]).total_cmp(&d(list[j])))
+        .expect("non-empty")
 }
 
 /// The Megaminx piece model: orbit `corners` (20 locations, twist 3, points `0..60`) then
@@ -236,20 +313,43 @@ pub fn megaminx() -> Vec<(String, Perm)> {
         for (c, fs) in corner_faces.iter().enumerate() {
             let on = fs.contains(&fi);
             for (t, &g) in fs.iter().enumerate() {
-                let (c2, g2) = if on { (nearest(&verts, rotate(verts[c], f, angle)), nearest(&faces, rotate(faces[g], f, angle))) } else { (c, g) };
-                let t2 = corner_faces[c2].iter().position(|&x| x == g2).expect("face of the corner");
+                let (c2, g2) = if on {
+                    (
+                        nearest(&verts, rotate(verts[c], f, angle)),
+                        nearest(&faces, rotate(faces[g], f, angle)),
+                    )
+                } else {
+                    (c, g)
+                };
+                let t2 = corner_faces[c2]
+                    .iter()
+                    .position(|&x| x == g2)
+                    .expect("face of the corner");
                 images[c * 3 + t] = c2 * 3 + t2;
             }
         }
         for (e, fs) in edge_faces.iter().enumerate() {
             let on = fs.contains(&fi);
             for (t, &g) in fs.iter().enumerate() {
-                let (e2, g2) = if on { (nearest(&edges, rotate(edges[e], f, angle)), nearest(&faces, rotate(faces[g], f, angle))) } else { (e, g) };
-                let t2 = edge_faces[e2].iter().position(|&x| x == g2).expect("face of the edge");
+                let (e2, g2) = if on {
+                    (
+                        nearest(&edges, rotate(edges[e], f, angle)),
+                        nearest(&faces, rotate(faces[g], f, angle)),
+                    )
+                } else {
+                    (e, g)
+                };
+                let t2 = edge_faces[e2]
+                    .iter()
+                    .position(|&x| x == g2)
+                    .expect("face of the edge");
                 images[60 + e * 2 + t] = 60 + e2 * 2 + t2;
             }
         }
-        moves.push((format!("F{fi}"), Perm::from_images(images).expect("a permutation")));
+        moves.push((
+            format!("F{fi}"),
+            Perm::from_images(images).expect("a permutation"),
+        ));
     }
     moves
 }
@@ -264,7 +364,9 @@ mod tests {
         let c3 = cube_facelets(3);
         assert_eq!(c3.len(), 6);
         assert_eq!(c3[0].1.degree(), 48);
-        assert!(c3.iter().all(|(_, p)| p.order() == BigUint::from(4u32) && p.support() == 20));
+        assert!(c3
+            .iter()
+            .all(|(_, p)| p.order() == BigUint::from(4u32) && p.support() == 20));
         let c4 = cube_facelets(4);
         assert_eq!((c4.len(), c4[0].1.degree()), (12, 96));
         let c5 = cube_facelets(5);

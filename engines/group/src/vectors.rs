@@ -20,7 +20,10 @@ fn apply(alpha: &Alphabet, p: &Perm, w: &[u32]) -> Perm {
 
 /// The alphabet with powers and the letters of the named moves (and their powers).
 fn letters_of(firsts: &[u32], moves: &[(String, Perm)], names: &[&str]) -> Vec<u32> {
-    names.iter().map(|n| firsts[moves.iter().position(|(m, _)| m == n).unwrap()]).collect()
+    names
+        .iter()
+        .map(|n| firsts[moves.iter().position(|(m, _)| m == n).unwrap()])
+        .collect()
 }
 
 fn cube3() -> (Alphabet, Vec<u32>, Vec<(String, Perm)>) {
@@ -30,14 +33,26 @@ fn cube3() -> (Alphabet, Vec<u32>, Vec<(String, Perm)>) {
 }
 
 fn no_words() -> ChainOptions {
-    ChainOptions { words: false, ..Default::default() }
+    ChainOptions {
+        words: false,
+        ..Default::default()
+    }
 }
 
 #[test]
 fn cube3_order_and_subgroup_indices() {
     let ctl = Control::default();
     let (alpha, firsts, moves) = cube3();
-    let g = |names: &[&str]| Group::new(48, &alpha, &letters_of(&firsts, &moves, names), &no_words(), &ctl).unwrap();
+    let g = |names: &[&str]| {
+        Group::new(
+            48,
+            &alpha,
+            &letters_of(&firsts, &moves, names),
+            &no_words(),
+            &ctl,
+        )
+        .unwrap()
+    };
     let full = g(&["U", "L", "F", "R", "B", "D"]);
     assert_eq!(full.order(), big("43,252,003,274,489,856,000"));
     let ur = g(&["U", "R"]);
@@ -66,8 +81,11 @@ fn cube3_order_and_subgroup_indices() {
 #[test]
 fn cube3_solve_words_are_rechecked() {
     let ctl = Control::default();
-    let (alpha, firsts, _) = cube3();
-    let opts = ChainOptions { words: true, ..Default::default() };
+    let (alpha, _, _) = cube3();
+    let opts = ChainOptions {
+        words: true,
+        ..Default::default()
+    };
     let all: Vec<u32> = (0..alpha.len() as u32).collect();
     let g = Group::new(48, &alpha, &all, &opts, &ctl).unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(9);
@@ -106,7 +124,12 @@ fn cube3_solve_words_are_rechecked() {
 fn cube2() -> (Puzzle, Alphabet, Vec<u32>, Vec<(String, Perm)>) {
     let mut pz = Puzzle::new("cube2");
     let names = ["UFR", "URB", "UBL", "ULF", "DRF", "DFL", "DLB", "DBR"];
-    pz.add_orbit("corners", 8, 3, names.iter().map(|s| s.to_string()).collect());
+    pz.add_orbit(
+        "corners",
+        8,
+        3,
+        names.iter().map(|s| s.to_string()).collect(),
+    );
     let mut moves = Vec::new();
     let defs: [(&str, [(&str, i64); 4]); 3] = [
         ("U", [("UFR", 0), ("ULF", 0), ("UBL", 0), ("URB", 0)]),
@@ -115,12 +138,19 @@ fn cube2() -> (Puzzle, Alphabet, Vec<u32>, Vec<(String, Perm)>) {
     ];
     for (name, cyc) in defs {
         let mut b = MoveBuilder::new(&pz);
-        let elems: Vec<(usize, i64)> = cyc.iter().map(|&(l, i)| (pz.orbits[0].location(l).unwrap(), i)).collect();
+        let elems: Vec<(usize, i64)> = cyc
+            .iter()
+            .map(|&(l, i)| (pz.orbits[0].location(l).unwrap(), i))
+            .collect();
         b.cycle(0, &elems).unwrap();
         moves.push((name.to_string(), b.finish()));
     }
     for (name, perm) in &moves {
-        pz.moves.push(NamedMove { name: name.clone(), perm: perm.clone(), primitive: true });
+        pz.moves.push(NamedMove {
+            name: name.clone(),
+            perm: perm.clone(),
+            primitive: true,
+        });
     }
     let (alpha, firsts) = alphabet_with_powers(&moves);
     (pz, alpha, firsts, moves)
@@ -153,7 +183,15 @@ fn cube2_orders_and_exhaustive_ranking() {
 /// Rubik's Cheese: six pieces A..F with flips, F held; B, C, D turn over three pieces.
 fn cheese() -> (Puzzle, Alphabet) {
     let mut pz = Puzzle::new("cheese");
-    pz.add_orbit("pieces", 6, 2, ["A", "B", "C", "D", "E", "F"].iter().map(|s| s.to_string()).collect());
+    pz.add_orbit(
+        "pieces",
+        6,
+        2,
+        ["A", "B", "C", "D", "E", "F"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+    );
     let mut names = Vec::new();
     let mut perms = Vec::new();
     for (name, mid) in [("B", 1usize), ("C", 2), ("D", 3)] {
@@ -173,20 +211,36 @@ fn cheese_chain_matches_the_seed() {
     let (pz, alpha) = cheese();
     let o = &pz.orbits[0];
     let base = vec![o.point(4, 0), o.point(3, 0), o.point(2, 0)];
-    let opts = ChainOptions { base: base.clone(), words: true, ..Default::default() };
+    let opts = ChainOptions {
+        base: base.clone(),
+        words: true,
+        ..Default::default()
+    };
     let g = Group::new(pz.degree(), &alpha, &[0, 1, 2], &opts, &ctl).unwrap();
     assert_eq!(g.order(), BigUint::from(96u32));
     let stages = g.stages();
-    assert_eq!(stages.iter().map(|s| s.cosets).collect::<Vec<_>>(), vec![6, 4, 4]);
-    assert_eq!(stages.iter().map(|s| s.base_point).collect::<Vec<_>>(), base);
+    assert_eq!(
+        stages.iter().map(|s| s.cosets).collect::<Vec<_>>(),
+        vec![6, 4, 4]
+    );
+    assert_eq!(
+        stages.iter().map(|s| s.base_point).collect::<Vec<_>>(),
+        base
+    );
     let mean: f64 = stages.iter().map(|s| s.mean_len).sum();
     let max: usize = stages.iter().map(|s| s.max_len).sum();
     // The seed's chain: means 11/6 + 6/4 + 14/4 = 6.83, maximum 3 + 3 + 7 = 13.
-    assert!(mean <= 11.0 / 6.0 + 6.0 / 4.0 + 14.0 / 4.0 + 1e-9 && max <= 13, "mean {mean} max {max}");
+    assert!(
+        mean <= 11.0 / 6.0 + 6.0 / 4.0 + 14.0 / 4.0 + 1e-9 && max <= 13,
+        "mean {mean} max {max}"
+    );
     // Every representative word solves its piece, and every position is solved.
     for s in &stages {
         for (pt, w) in &s.reps {
-            assert_eq!(apply(&alpha, &Perm::identity(12), w).image(*pt), s.base_point);
+            assert_eq!(
+                apply(&alpha, &Perm::identity(12), w).image(*pt),
+                s.base_point
+            );
         }
     }
     for r in 0..96 {
@@ -218,7 +272,17 @@ fn megaminx_order() {
 fn stabiliser_of_a_facelet() {
     let ctl = Control::default();
     let (_, alpha, firsts, _) = cube2();
-    let g = Group::new(24, &alpha, &firsts, &ChainOptions { words: true, ..Default::default() }, &ctl).unwrap();
+    let g = Group::new(
+        24,
+        &alpha,
+        &firsts,
+        &ChainOptions {
+            words: true,
+            ..Default::default()
+        },
+        &ctl,
+    )
+    .unwrap();
     let orbit = g.orbit(0);
     assert_eq!(orbit.len(), 21, "DLB never moves");
     let h = g.stabilizer(0, &ctl).unwrap();

@@ -53,6 +53,18 @@ struct Filler<'a> {
     table: Table,
     /// Longest word stored for a missing entry.
     cap: usize,
+    /// `pool[j]`: a few short elements of `G_j` moving its base point, met while sifting.
+    pool: Vec<Vec<WordPerm>>,
+    /// Whether sifting still records pool elements (only needed before completion).
+    record: bool,
+}
+
+const POOL: usize = 16;
+
+/// A piece of a word: letters, or a representative (possibly inverted) of the table.
+enum Seg {
+    Letters(Vec<u32>),
+    Rep { j: usize, k: usize, inverted: bool },
 }
 
 impl Filler<'_> {
@@ -60,9 +72,37 @@ impl Filler<'_> {
         self.table[j].iter().any(|w| w.is_none())
     }
 
-    /// Sifts `c` (with word `cw`, an element of `G_from`) from level `from`, storing shorter words.
-    fn sift(&mut self, mut c: Vec<u16>, mut cw: Vec<u32>, from: usize) {
+    fn seg_len(&self, s: &Seg) -> usize {
+        match s {
+            Seg::Letters(w) => w.len(),
+            Seg::Rep { j, k, .. } => self.table[*j][*k].as_ref().map_or(0, |w| w.len()),
+        }
+    }
+
+    /// The letters of a word given as segments.
+    fn materialize(&self, segs: &[Seg]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(segs.iter().map(|s| self.seg_len(s)).sum());
+        for s in segs {
+            match s {
+                Seg::Letters(w) => out.extend_from_slice(w),
+                Seg::Rep { j, k, inverted } => {
+                    let w = self.table[*j][*k].as_ref().expect("known representative");
+                    if *inverted {
+                        out.extend(w.iter().rev().map(|&l| self.letters.inverse[l as usize]));
+                    } else {
+                        out.extend_from_slice(w);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Sifts `c` (an element of `G_from` with the word `segs`) from level `from`, storing
+    /// it where it is shorter than the representative. Words stay segments until stored.
+    fn sift(&mut self, mut c: Vec<u16>, mut segs: Vec<Seg>, from: usize) {
         let n = self.chain.n;
+        let mut len: usize = segs.iter().map(|s| self.seg_len(s)).sum();
         for j in from..self.chain.levels.len() {
             let l = &self.chain.levels[j];
             let k = l.pos[c[l.base] as usize] as usize;
@@ -70,15 +110,25 @@ impl Filler<'_> {
             if k == 0 {
                 continue;
             }
+            if self.record {
+                self.remember(j, &c, len, &segs);
+            }
+            let l = &self.chain.levels[j];
             match &self.table[j][k] {
-                Some(w) if w.len() <= cw.len() => {
+                Some(w) if w.len() <= len => {
                     raw::then_assign(&mut c, l.inv_rep(k, n));
-                    cw.extend(raw::inverse_word(w, &self.letters.inverse));
-                    if cw.len() > self.cap {
+                    len += w.len();
+                    segs.push(Seg::Rep {
+                        j,
+                        k,
+                        inverted: true,
+                    });
+                    if len > self.cap {
                         return;
                     }
                 }
                 _ => {
+                    let cw = self.materialize(&segs);
                     self.chain.levels[j].set_rep(k, n, &c);
                     self.table[j][k] = Some(cw);
                     return;
@@ -87,11 +137,49 @@ impl Filler<'_> {
         }
     }
 
+    /// Keeps `c` among the shortest elements met at level `j`.
+    fn remember(&mut self, j: usize, c: &[u16], len: usize, segs: &[Seg]) {
+        let pool = &self.pool[j];
+        if pool.len() >= POOL && pool.last().is_some_and(|w| w.word.len() <= len) {
+            return;
+        }
+        if pool.iter().any(|w| w.perm == c) {
+            return;
+        }
+        let word = self.materialize(segs);
+        let pool = &mut self.pool[j];
+        let at = pool.partition_point(|w| w.word.len() <= len);
+        pool.insert(
+            at,
+            WordPerm {
+                perm: c.to_vec(),
+                word,
+            },
+        );
+        pool.truncate(POOL);
+    }
+
+    /// The short elements met at levels `j..`: all lie in `G_j`.
+    fn pool_from(&self, j: usize) -> Vec<WordPerm> {
+        let mut out: Vec<WordPerm> = self.pool[j..].iter().flatten().cloned().collect();
+        out.sort_by(|a, b| {
+            a.word
+                .len()
+                .cmp(&b.word.len())
+                .then_with(|| a.perm.cmp(&b.perm))
+        });
+        out.dedup_by(|a, b| a.perm == b.perm);
+        out
+    }
+
     /// Dijkstra on the orbit of level `j` with generators `xs` of `G_j`, from the known entries.
     fn dijkstra(&mut self, j: usize, xs: &[WordPerm]) {
         let n = self.chain.n;
         let size = self.chain.levels[j].orbit.len();
-        let mut dist: Vec<usize> = self.table[j].iter().map(|w| w.as_ref().map_or(usize::MAX, |w| w.len())).collect();
+        let mut dist: Vec<usize> = self.table[j]
+            .iter()
+            .map(|w| w.as_ref().map_or(usize::MAX, |w| w.len()))
+            .collect();
         let mut pred: Vec<Option<(usize, usize)>> = vec![None; size];
         let mut heap = BinaryHeap::new();
         for (k, &d) in dist.iter().enumerate() {
@@ -130,11 +218,18 @@ impl Filler<'_> {
         }
     }
 
-    /// Generators of `G_{j+1}` as words, from the Schreier generators of level `j`.
-    fn next_generators(&self, j: usize, xs: &[WordPerm], ctl: &Control) -> Result<Vec<WordPerm>, Interrupt> {
+    /// The Schreier generators of level `j` (elements of `G_{j+1}`) from generators `xs` of
+    /// `G_j` and the (complete) representatives of level `j`, one shortest word per element.
+    fn schreier_candidates(
+        &self,
+        j: usize,
+        xs: &[WordPerm],
+        ctl: &Control,
+    ) -> Result<Vec<WordPerm>, Interrupt> {
         let n = self.chain.n;
         let l = &self.chain.levels[j];
         let mut best: HashMap<Vec<u16>, Vec<u32>> = HashMap::new();
+        let mut letters = 0u64;
         for k in 0..l.orbit.len() {
             ctl.check()?;
             let wk = self.table[j][k].as_ref().expect("level complete");
@@ -151,29 +246,64 @@ impl Filler<'_> {
                 if best.get(&g).is_some_and(|w| w.len() <= len) {
                     continue;
                 }
+                letters += len as u64;
+                ctl.reserve("the words of Schreier generators", letters * 4)?;
                 let mut w = wk.clone();
                 w.extend_from_slice(&x.word);
                 w.extend(raw::inverse_word(wc, &self.letters.inverse));
                 best.insert(g, w);
             }
         }
-        let mut cands: Vec<WordPerm> = best.into_iter().map(|(perm, word)| WordPerm { perm, word }).collect();
-        cands.sort_by(|a, b| a.word.len().cmp(&b.word.len()).then_with(|| a.perm.cmp(&b.perm)));
-        let target: BigUint = self.chain.levels[j + 1..].iter().map(|l| BigUint::from(l.orbit.len())).product();
+        let mut cands: Vec<WordPerm> = best
+            .into_iter()
+            .map(|(perm, word)| WordPerm { perm, word })
+            .collect();
+        cands.sort_by(|a, b| {
+            a.word
+                .len()
+                .cmp(&b.word.len())
+                .then_with(|| a.perm.cmp(&b.perm))
+        });
+        Ok(cands)
+    }
+
+    /// The shortest prefix of `cands` (elements of `G_j`, shortest first) that generates
+    /// `G_j`, checked by building its chain up to the known order; `None` if all do not.
+    fn generators(
+        &self,
+        j: usize,
+        cands: &[WordPerm],
+        ctl: &Control,
+    ) -> Result<Option<Vec<WordPerm>>, Interrupt> {
+        let n = self.chain.n;
+        let target: BigUint = self.chain.levels[j..]
+            .iter()
+            .map(|l| BigUint::from(l.orbit.len()))
+            .product();
         if target.is_one() {
-            return Ok(Vec::new());
+            return Ok(Some(Vec::new()));
         }
-        let base = self.chain.base()[j + 1..].to_vec();
+        if cands.is_empty() {
+            return Ok(None);
+        }
+        let base = self.chain.base()[j..].to_vec();
         let mut take = cands.len().min(4);
         loop {
             let perms: Vec<Vec<u16>> = cands[..take].iter().map(|c| c.perm.clone()).collect();
             let last = take == cands.len();
-            let opts = BuildOptions { base: &base, target: if last { None } else { Some(&target) }, verify: true, seed: 17 + take as u64 };
+            let opts = BuildOptions {
+                base: &base,
+                target: if last { None } else { Some(&target) },
+                verify: true,
+                seed: 17 + take as u64,
+            };
             let sub = chain::build(n, &perms, &opts, ctl)?;
             if sub.order() == target {
-                return Ok(cands[..take].to_vec());
+                return Ok(Some(cands[..take].to_vec()));
             }
-            assert!(!last, "Schreier generators of level {j} do not generate the next stabiliser");
+            if last {
+                return Ok(None);
+            }
             take = (take * 2).min(cands.len());
         }
     }
@@ -181,27 +311,72 @@ impl Filler<'_> {
 
 /// Finds words for every representative of `chain` (whose group is generated by `gens`) and
 /// makes the representatives the permutations of those words.
-pub fn fill(chain: &mut Chain, letters: &Letters, gens: &[WordPerm], effort: &Effort, ctl: &Control) -> Result<Table, Interrupt> {
+pub fn fill(
+    chain: &mut Chain,
+    letters: &Letters,
+    gens: &[WordPerm],
+    effort: &Effort,
+    ctl: &Control,
+) -> Result<Table, Interrupt> {
     let n = chain.n;
-    let mut table: Table = chain.levels.iter().map(|l| vec![None; l.orbit.len()]).collect();
+    let mut table: Table = chain
+        .levels
+        .iter()
+        .map(|l| vec![None; l.orbit.len()])
+        .collect();
     for t in table.iter_mut() {
         t[0] = Some(Vec::new());
     }
-    let mut f = Filler { chain, letters, table, cap: 1 << 20 };
+    let pool = vec![Vec::new(); chain.levels.len()];
+    let mut f = Filler {
+        chain,
+        letters,
+        table,
+        cap: 1 << 20,
+        pool,
+        record: true,
+    };
     let levels = f.chain.levels.len();
     let steps = with_inverses(gens, letters);
     // 1. The ball of short scrambles, shortest first.
-    ctl.reserve("the ball of short scrambles", (effort.ball as u64) * (n as u64 * 2 + 64))?;
+    ctl.reserve(
+        "the ball of short scrambles",
+        (effort.ball as u64) * (n as u64 * 2 + 64),
+    )?;
     let ball = scramble_ball(&steps, n, effort.ball, ctl)?;
     for w in &ball {
         ctl.check()?;
-        f.sift(w.perm.clone(), w.word.clone(), 0);
+        f.sift(w.perm.clone(), vec![Seg::Letters(w.word.clone())], 0);
     }
-    // 2. Completion level by level.
+    // 2. Products of known representatives (Minkwitz), then completion level by level.
+    let points: usize = f.table.iter().map(|t| t.len()).sum();
+    if (0..levels).any(|j| f.missing(j)) {
+        ctl.progress("words: products of representatives");
+        products(&mut f, 4 * points, ctl)?;
+    }
     if (0..levels).any(|j| f.missing(j)) {
         let mut xs = steps.clone();
         for j in 0..levels {
             ctl.check()?;
+            if j > 0 {
+                // Generators of G_j: short elements met while sifting, else Schreier generators.
+                let pool = f.pool_from(j);
+                xs = match f.generators(j, &pool, ctl)? {
+                    Some(x) => x,
+                    None => {
+                        let mut c = f.schreier_candidates(j - 1, &xs, ctl)?;
+                        c.extend(pool);
+                        c.sort_by(|a, b| {
+                            a.word
+                                .len()
+                                .cmp(&b.word.len())
+                                .then_with(|| a.perm.cmp(&b.perm))
+                        });
+                        f.generators(j, &c, ctl)?
+                            .expect("Schreier generators generate the stabiliser")
+                    }
+                };
+            }
             if f.missing(j) {
                 ctl.progress(&format!("words: completing stage {} of {levels}", j + 1));
                 f.dijkstra(j, &xs);
@@ -209,10 +384,11 @@ pub fn fill(chain: &mut Chain, letters: &Letters, gens: &[WordPerm], effort: &Ef
             if !(j + 1..levels).any(|i| f.missing(i)) {
                 break;
             }
-            xs = f.next_generators(j, &xs, ctl)?;
         }
     }
     // 3. Shortening.
+    f.record = false;
+    ctl.progress("words: shortening");
     if effort.shorten > 0 {
         shorten(&mut f, &ball, effort.shorten, ctl)?;
     }
@@ -223,7 +399,13 @@ pub fn fill(chain: &mut Chain, letters: &Letters, gens: &[WordPerm], effort: &Ef
 pub fn with_inverses(gens: &[WordPerm], letters: &Letters) -> Vec<WordPerm> {
     let mut steps: Vec<WordPerm> = Vec::new();
     for g in gens {
-        for w in [g.clone(), WordPerm { perm: raw::inverse(&g.perm), word: raw::inverse_word(&g.word, &letters.inverse) }] {
+        for w in [
+            g.clone(),
+            WordPerm {
+                perm: raw::inverse(&g.perm),
+                word: raw::inverse_word(&g.word, &letters.inverse),
+            },
+        ] {
             if !raw::is_identity(&w.perm) && !steps.iter().any(|s| s.perm == w.perm) {
                 steps.push(w);
             }
@@ -235,11 +417,19 @@ pub fn with_inverses(gens: &[WordPerm], letters: &Letters) -> Vec<WordPerm> {
 
 /// Every element within the first `limit` of the Cayley ball (by number of steps), each once,
 /// with its first (shortest) word.
-fn scramble_ball(steps: &[WordPerm], n: usize, limit: usize, ctl: &Control) -> Result<Vec<WordPerm>, Interrupt> {
+fn scramble_ball(
+    steps: &[WordPerm],
+    n: usize,
+    limit: usize,
+    ctl: &Control,
+) -> Result<Vec<WordPerm>, Interrupt> {
     let mut seen: HashSet<Vec<u16>> = HashSet::new();
     seen.insert(raw::identity(n));
     let mut out: Vec<WordPerm> = Vec::new();
-    let mut frontier = vec![WordPerm { perm: raw::identity(n), word: Vec::new() }];
+    let mut frontier = vec![WordPerm {
+        perm: raw::identity(n),
+        word: Vec::new(),
+    }];
     while !frontier.is_empty() && out.len() < limit {
         let mut next = Vec::new();
         for w in &frontier {
@@ -264,14 +454,26 @@ fn scramble_ball(steps: &[WordPerm], n: usize, limit: usize, ctl: &Control) -> R
 }
 
 /// Sifts conjugated commutators of short scrambles and products of representatives.
-fn shorten(f: &mut Filler, ball: &[WordPerm], budget: usize, ctl: &Control) -> Result<(), Interrupt> {
+fn shorten(
+    f: &mut Filler,
+    ball: &[WordPerm],
+    budget: usize,
+    ctl: &Control,
+) -> Result<(), Interrupt> {
     let n = f.chain.n;
     let inv = &f.letters.inverse;
     let mut spent = 0;
     // Conjugated commutators A [B, C] A' with B, C among the shortest scrambles.
-    let short: Vec<&WordPerm> = ball.iter().take(((budget / 4) as f64).sqrt() as usize + 1).collect();
-    let conj: Vec<WordPerm> =
-        std::iter::once(WordPerm { perm: raw::identity(n), word: Vec::new() }).chain(ball.iter().take(24).cloned()).collect();
+    let short: Vec<&WordPerm> = ball
+        .iter()
+        .take(((budget / 4) as f64).sqrt() as usize + 1)
+        .collect();
+    let conj: Vec<WordPerm> = std::iter::once(WordPerm {
+        perm: raw::identity(n),
+        word: Vec::new(),
+    })
+    .chain(ball.iter().take(24).cloned())
+    .collect();
     'outer: for (bi, b) in short.iter().enumerate() {
         let b_inv = raw::inverse(&b.perm);
         for c in short.iter().skip(bi + 1) {
@@ -293,7 +495,7 @@ fn shorten(f: &mut Filler, ball: &[WordPerm], budget: usize, ctl: &Control) -> R
                 let mut w = a.word.clone();
                 w.extend_from_slice(&cw);
                 w.extend(raw::inverse_word(&a.word, inv));
-                f.sift(p, w, 0);
+                f.sift(p, vec![Seg::Letters(w)], 0);
                 spent += 1;
                 if spent >= budget / 2 {
                     break 'outer;
@@ -301,24 +503,57 @@ fn shorten(f: &mut Filler, ball: &[WordPerm], budget: usize, ctl: &Control) -> R
             }
         }
     }
-    // Products of two representatives, t_a (level i) t_b (level k >= i), and inverses.
+    products(f, budget - spent.min(budget), ctl)
+}
+
+/// Sifts `budget` products of two known representatives `t_a` (level `i`) `t_b` (level
+/// `k >= i`), or their inverses.
+fn products(f: &mut Filler, budget: usize, ctl: &Control) -> Result<(), Interrupt> {
+    let n = f.chain.n;
     let mut rng = Rng::new(99);
     let levels = f.chain.levels.len();
-    while spent < budget && levels > 0 {
-        ctl.check()?;
+    for spent in 0..budget {
+        if levels == 0 {
+            break;
+        }
+        if spent % 256 == 0 {
+            ctl.check()?;
+        }
         let i = rng.below(levels);
         let k = i + rng.below(levels - i);
         let (a, b) = (rng.below(f.table[i].len()), rng.below(f.table[k].len()));
-        let (wa, wb) = (f.table[i][a].clone().unwrap_or_default(), f.table[k][b].clone().unwrap_or_default());
+        if f.table[i][a].is_none() || f.table[k][b].is_none() {
+            continue;
+        }
         let mut p = raw::then(f.chain.levels[i].rep(a, n), f.chain.levels[k].rep(b, n));
-        let mut w = wa;
-        w.extend_from_slice(&wb);
+        let mut w = vec![
+            Seg::Rep {
+                j: i,
+                k: a,
+                inverted: false,
+            },
+            Seg::Rep {
+                j: k,
+                k: b,
+                inverted: false,
+            },
+        ];
         if rng.below(2) == 0 {
             p = raw::inverse(&p);
-            w = raw::inverse_word(&w, inv);
+            w = vec![
+                Seg::Rep {
+                    j: k,
+                    k: b,
+                    inverted: true,
+                },
+                Seg::Rep {
+                    j: i,
+                    k: a,
+                    inverted: true,
+                },
+            ];
         }
         f.sift(p, w, i);
-        spent += 1;
     }
     Ok(())
 }
@@ -326,18 +561,34 @@ fn shorten(f: &mut Filler, ball: &[WordPerm], budget: usize, ctl: &Control) -> R
 /// Generators, as words, of the stabiliser of the base point of level 0 of `chain`
 /// (whose group is generated by `gens`): the Schreier generators of level 0 with
 /// shortest representatives, kept until they generate the whole stabiliser.
-pub fn stabilizer_generators(chain: &mut Chain, letters: &Letters, gens: &[WordPerm], ctl: &Control) -> Result<Vec<WordPerm>, Interrupt> {
-    let mut table: Table = chain.levels.iter().map(|l| vec![None; l.orbit.len()]).collect();
+pub fn stabilizer_generators(
+    chain: &mut Chain,
+    letters: &Letters,
+    gens: &[WordPerm],
+    ctl: &Control,
+) -> Result<Vec<WordPerm>, Interrupt> {
+    let mut table: Table = chain
+        .levels
+        .iter()
+        .map(|l| vec![None; l.orbit.len()])
+        .collect();
     for t in table.iter_mut() {
         t[0] = Some(Vec::new());
     }
-    let mut f = Filler { chain, letters, table, cap: 1 << 20 };
-    if f.chain.levels.is_empty() {
+    let pool = vec![Vec::new(); chain.levels.len()];
+    let mut f = Filler {
+        chain,
+        letters,
+        table,
+        cap: 1 << 20,
+        pool,
+        record: true,
+    };
+    if f.chain.levels.len() <= 1 {
         return Ok(Vec::new());
     }
     f.dijkstra(0, gens);
-    if f.chain.levels.len() == 1 {
-        return Ok(Vec::new());
-    }
-    f.next_generators(0, gens, ctl)
+    let cands = f.schreier_candidates(0, gens, ctl)?;
+    Ok(f.generators(1, &cands, ctl)?
+        .expect("Schreier generators generate the stabiliser"))
 }
