@@ -103,6 +103,9 @@ impl Filler<'_> {
     fn sift(&mut self, mut c: Vec<u16>, mut segs: Vec<Seg>, from: usize) {
         let n = self.chain.n;
         let mut len: usize = segs.iter().map(|s| self.seg_len(s)).sum();
+        if len > self.cap {
+            return;
+        }
         for j in from..self.chain.levels.len() {
             let l = &self.chain.levels[j];
             let k = l.pos[c[l.base] as usize] as usize;
@@ -116,7 +119,11 @@ impl Filler<'_> {
             let l = &self.chain.levels[j];
             match &self.table[j][k] {
                 Some(w) if w.len() <= len => {
-                    raw::then_assign(&mut c, l.inv_rep(k, n));
+                    // c lies in G_j, which moves only the level's support.
+                    let inv = l.inv_rep(k, n);
+                    for &x in &l.support {
+                        c[x as usize] = inv[c[x as usize] as usize];
+                    }
                     len += w.len();
                     segs.push(Seg::Rep {
                         j,
@@ -328,11 +335,14 @@ pub fn fill(
         t[0] = Some(Vec::new());
     }
     let pool = vec![Vec::new(); chain.levels.len()];
+    // Sifting stops once the word done so far is this long: longer words would only be
+    // replaced later, and the completion step fills whatever is left.
+    let cap = 64 * chain.levels.len().max(16);
     let mut f = Filler {
         chain,
         letters,
         table,
-        cap: 1 << 20,
+        cap,
         pool,
         record: true,
     };
