@@ -329,3 +329,55 @@ mod props {
         }
     }
 }
+
+#[test]
+fn trivial_group_and_interrupts() {
+    let ctl = Control::default();
+    let (alpha, firsts, _) = cube3();
+    let triv = Group::new(48, &alpha, &[], &ChainOptions::default(), &ctl).unwrap();
+    assert_eq!(triv.order(), BigUint::from(1u32));
+    assert!(triv.contains(&Perm::identity(48)));
+    assert_eq!(triv.sift(&Perm::identity(48)), Ok(vec![]));
+    assert_eq!(triv.rank(&Perm::identity(48)), Some(0));
+    assert!(!triv.contains(&alpha.perms[0]));
+    // A cancelled control stops the build; a tiny memory limit refuses it with its figure.
+    let cancelled = Control::default();
+    cancelled
+        .flag()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(
+        Group::new(48, &alpha, &firsts, &no_words(), &cancelled).unwrap_err(),
+        puz_core::Interrupt::Cancelled
+    );
+    let mut small = Control::default();
+    small.memory_limit = 1000;
+    assert!(matches!(
+        Group::new(48, &alpha, &firsts, &no_words(), &small),
+        Err(puz_core::Interrupt::TooLarge { .. })
+    ));
+}
+
+#[test]
+fn rejection_names_the_stage_and_points() {
+    let ctl = Control::default();
+    let (pz, alpha) = cheese();
+    let o = &pz.orbits[0];
+    let base = vec![o.point(4, 0), o.point(3, 0), o.point(2, 0)];
+    let opts = ChainOptions {
+        base,
+        words: true,
+        ..Default::default()
+    };
+    let g = Group::new(pz.degree(), &alpha, &[0, 1, 2], &opts, &ctl).unwrap();
+    // Swapping pieces E and F: the piece for E sits at F, which no move reaches.
+    let mut b = MoveBuilder::new(&pz);
+    b.cycle(0, &[(4, 0), (5, 0)]).unwrap();
+    let swap = b.finish();
+    let rej = g.sift(&swap).unwrap_err();
+    assert_eq!(
+        (rej.stage, rej.base_point, rej.image),
+        (0, o.point(4, 0), o.point(5, 0))
+    );
+    assert_eq!(g.orbit(o.point(4, 0)).len(), 6);
+    assert_eq!(g.orbit(o.point(5, 0)), vec![o.point(5, 0)]);
+}
