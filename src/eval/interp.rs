@@ -216,7 +216,14 @@ impl Interp {
             Value::Bool(true) => Ok(()),
             Value::Bool(false) => {
                 let detail = match &expr.kind {
-                    ExprKind::Binary { op, lhs, rhs } if !matches!(op, BinOp::In) => {
+                    ExprKind::Binary { op: BinOp::In, lhs, rhs } => {
+                        let l = self.eval(lhs)?;
+                        match self.eval(rhs)? {
+                            Value::Group(g) => super::builtins::group::why_not(self, &l, &g, expr.span)?.unwrap_or_default(),
+                            _ => String::new(),
+                        }
+                    }
+                    ExprKind::Binary { lhs, rhs, .. } => {
                         let l = self.eval(lhs)?;
                         let r = self.eval(rhs)?;
                         format!("left side: {}; right side: {}", brief(&l), brief(&r))
@@ -249,9 +256,21 @@ impl Interp {
                     return self.eval(&items[0]);
                 }
                 let p = self.require_puzzle(e.span)?;
+                let vals = items.iter().map(|i| self.eval(i)).collect::<EvalResult<Vec<_>>>()?;
+                if vals.iter().any(|v| matches!(v, Value::Pos(..))) {
+                    // A position followed by moves is the position they reach.
+                    let mut acc = p.identity();
+                    for (v, it) in vals.iter().zip(items) {
+                        match v.perm() {
+                            Some((q, perm)) if q.def.degree() == acc.degree() => acc = acc.then(perm),
+                            _ => return Err(Diag::new(it.span, format!("expected a position or a sequence, found {}", v.type_name()))),
+                        }
+                    }
+                    return Ok(Value::Pos(p, acc));
+                }
                 let mut words = Vec::new();
-                for it in items {
-                    words.push(self.seq_operand(&p, it)?);
+                for (v, it) in vals.into_iter().zip(items) {
+                    words.push(self.seq_value(&p, v, it.span)?);
                 }
                 Ok(Value::Seq(SeqVal::new(p, Word::seq(words))))
             }
@@ -290,7 +309,7 @@ impl Interp {
                     gens.push(self.seq_operand(&p, it)?);
                     texts.push(self.source_text(it.span));
                 }
-                Ok(Value::Group(GroupVal { puzzle: p, gens, text: format!("<{}>", texts.join(", ")) }))
+                Ok(Value::Group(GroupVal::new(p, gens, format!("<{}>", texts.join(", ")))))
             }
             ExprKind::Bracket { items, colon } => {
                 if *colon {
@@ -329,14 +348,19 @@ impl Interp {
 
     /// A word in a sequence context on puzzle `p`.
     fn seq_operand(&mut self, p: &Rc<PuzzleCtx>, e: &Expr) -> EvalResult<Word> {
-        match self.eval(e)? {
+        let v = self.eval(e)?;
+        self.seq_value(p, v, e.span)
+    }
+
+    fn seq_value(&mut self, p: &Rc<PuzzleCtx>, v: Value, span: Span) -> EvalResult<Word> {
+        match v {
             Value::Seq(s) => {
                 if !Rc::ptr_eq(&s.puzzle, p) && s.puzzle.def.name != p.def.name {
-                    return Err(Diag::new(e.span, format!("this sequence is on puzzle `{}`, not `{}`", s.puzzle.def.name, p.def.name)));
+                    return Err(Diag::new(span, format!("this sequence is on puzzle `{}`, not `{}`", s.puzzle.def.name, p.def.name)));
                 }
                 Ok(s.word)
             }
-            v => Err(Diag::new(e.span, format!("expected a move sequence, found {}", v.type_name()))
+            v => Err(Diag::new(span, format!("expected a move sequence, found {}", v.type_name()))
                 .with_help("only moves, macros and bracketed sequences can be juxtaposed")),
         }
     }
@@ -383,7 +407,7 @@ impl Interp {
                     .iter()
                     .map(|&mi| Word::Letter(p.letter(mi, 1).ok().flatten().expect("a generator is not the identity")))
                     .collect();
-                return Ok(Value::Group(GroupVal { puzzle: p, gens, text: "group".into() }));
+                return Ok(Value::Group(GroupVal::new(p, gens, "group".into())));
             }
             _ => {}
         }

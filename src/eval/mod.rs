@@ -3,6 +3,7 @@
 
 pub mod build_puzzle;
 pub mod builtins;
+pub mod groups;
 pub mod interp;
 pub mod names;
 pub mod puzzle_ctx;

@@ -49,6 +49,14 @@ pub struct GroupVal {
     pub gens: Vec<Word>,
     /// How the group was written, for printing.
     pub text: String,
+    /// The stabiliser chain, built on first use and shared by copies of this value.
+    pub engine: Rc<OnceCell<Rc<super::groups::GroupEngine>>>,
+}
+
+impl GroupVal {
+    pub fn new(puzzle: Rc<PuzzleCtx>, gens: Vec<Word>, text: String) -> GroupVal {
+        GroupVal { puzzle, gens, text, engine: Rc::new(OnceCell::new()) }
+    }
 }
 
 /// A value of the language.

@@ -20,7 +20,7 @@ pub fn order(it: &mut Interp, a: &Args) -> EvalResult<Value> {
     let e = a.pos(0).unwrap();
     let v = it.eval(e)?;
     match &v {
-        Value::Group(_) => Err(Diag::new(e.span, "the order of a group needs the group engine")),
+        Value::Group(g) => super::group::order(it, &g.clone(), e.span),
         _ => match v.perm() {
             Some((_, p)) => Ok(Value::Int(BigInt::from(p.order()))),
             None => Err(Diag::new(e.span, format!("`order` needs a sequence, a position or a group, not {}", v.type_name()))),

@@ -2,6 +2,7 @@
 //! module and calls an engine; nothing here parses.
 
 mod basic;
+pub mod group;
 mod puzzles;
 
 use super::interp::{EvalResult, Interp};
@@ -10,7 +11,10 @@ use crate::diag::Diag;
 use crate::syntax::{Arg, BinOp, Expr, Ident, Span};
 
 /// Every builtin name (for completion, suggestions and the rule that `let` may not hide one).
-pub const NAMES: &[&str] = &["order", "cycles", "length", "inverse", "row", "moves"];
+pub const NAMES: &[&str] = &[
+    "order", "cycles", "length", "inverse", "row", "moves", "chain", "solve", "random", "rank", "unrank", "index", "orbit",
+    "stabilizer", "why",
+];
 
 pub fn is_builtin(name: &str) -> bool {
     NAMES.contains(&name)
@@ -24,6 +28,15 @@ pub const HELP: &[(&str, &str)] = &[
     ("inverse(x)", "the inverse sequence (same as x')"),
     ("row(n)", "n pieces in a row with adjacent swaps s1..s(n-1) (`use row(5)`)"),
     ("moves()", "the moves of the puzzle in use"),
+    ("chain(G, base: [..], reps: true)", "the stabiliser chain: cosets and word lengths per stage"),
+    ("solve(x, G)", "a sequence from the chain that solves position x (re-checked; not optimal)"),
+    ("random(G, seed: n)", "a uniformly random position of G"),
+    ("rank(x, G)", "the rank of x in 0..|G|-1 (mixed radix along the chain)"),
+    ("unrank(n, G)", "the position of rank n"),
+    ("index(G, H)", "[G : H] for a subgroup H of G"),
+    ("orbit(G, loc)", "where the piece at a location can go (with orientations)"),
+    ("stabilizer(G, loc)", "the subgroup fixing a location (or a list of them)"),
+    ("why(x, G)", "whether x is in G, and which stage of the chain rejects it"),
 ];
 
 /// The arguments of one call.
@@ -82,6 +95,15 @@ pub fn call(it: &mut Interp, name: &Ident, args: &[Arg], span: Span) -> EvalResu
         "inverse" => basic::inverse(it, &a),
         "moves" => basic::moves(it, &a),
         "row" => puzzles::row(it, &a),
+        "chain" => group::chain(it, &a),
+        "solve" => group::solve(it, &a),
+        "random" => group::random(it, &a),
+        "rank" => group::rank(it, &a),
+        "unrank" => group::unrank(it, &a),
+        "index" => group::index(it, &a),
+        "orbit" => group::orbit(it, &a),
+        "stabilizer" => group::stabilizer(it, &a),
+        "why" => group::why(it, &a),
         other => {
             if it.vars.contains_key(other) || it.current.as_ref().is_some_and(|p| p.move_index(other).is_some()) {
                 return Err(Diag::new(name.span, format!("`{other}` is not a function"))
@@ -107,10 +129,10 @@ pub fn metric_stmt(_it: &mut Interp, name: &Ident, _value: Option<&Expr>, span: 
     Err(Diag::new(span, format!("metric `{}`: metrics are not available yet", name.name)))
 }
 
-pub fn membership(_it: &mut Interp, _l: &Value, _r: &Value, span: Span) -> EvalResult<Value> {
-    Err(Diag::new(span, "membership needs the group engine"))
+pub fn membership(it: &mut Interp, l: &Value, r: &Value, span: Span) -> EvalResult<Value> {
+    group::membership(it, l, r, span)
 }
 
-pub fn group_compare(_it: &mut Interp, _op: BinOp, _l: &Value, _r: &Value, span: Span) -> EvalResult<Value> {
-    Err(Diag::new(span, "subgroup tests need the group engine"))
+pub fn group_compare(it: &mut Interp, op: BinOp, l: &Value, r: &Value, span: Span) -> EvalResult<Value> {
+    group::compare(it, op, l, r, span)
 }
