@@ -13,6 +13,7 @@ fn main() {
         "cube2" => cube_facelets(2),
         "megaminx" => megaminx(),
         "cube4" => cube_facelets(4),
+        "cube5" => cube_facelets(5),
         _ => cube3_gap(),
     };
     let (alpha, _) = alphabet_with_powers(&moves);
