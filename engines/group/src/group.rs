@@ -32,8 +32,8 @@ impl Default for ChainOptions {
             base: Vec::new(),
             words: false,
             shorten: true,
-            ball: 20_000,
-            shorten_budget: 20_000,
+            ball: 50_000,
+            shorten_budget: 100_000,
         }
     }
 }

@@ -348,12 +348,11 @@ pub fn fill(
     };
     let levels = f.chain.levels.len();
     let steps = with_inverses(gens, letters);
-    // 1. The ball of short scrambles, shortest first.
-    ctl.reserve(
-        "the ball of short scrambles",
-        (effort.ball as u64) * (n as u64 * 2 + 64),
-    )?;
-    let ball = scramble_ball(&steps, n, effort.ball, ctl)?;
+    // 1. The ball of short scrambles, shortest first (at most 64 MiB of them).
+    let per = n as u64 * 2 + 64;
+    let size = effort.ball.min(((64u64 << 20) / per) as usize);
+    ctl.reserve("the ball of short scrambles", size as u64 * per)?;
+    let ball = scramble_ball(&steps, n, size, ctl)?;
     for w in &ball {
         ctl.check()?;
         f.sift(w.perm.clone(), vec![Seg::Letters(w.word.clone())], 0);
