@@ -18,7 +18,9 @@ fn main() {
         }
     }
     entries.sort();
-    let mut code = String::from("/// (name, source) of every stdlib puzzle.\npub static FILES: &[(&str, &str)] = &[\n");
+    let mut code = String::from(
+        "/// (name, source) of every stdlib puzzle.\npub static FILES: &[(&str, &str)] = &[\n",
+    );
     for (name, path) in entries {
         code.push_str(&format!("    ({name:?}, include_str!({path:?})),\n"));
     }

@@ -16,7 +16,7 @@ pub struct Diag {
     /// Extra labelled places (e.g. the first use of a name defined twice).
     pub related: Vec<(Span, String)>,
     /// The source this error belongs to, once known (set by the interpreter).
-    pub source: Option<Source>,
+    pub source: Option<Box<Source>>,
 }
 
 /// A named source text (a file, the REPL line, a stdlib module).
@@ -28,7 +28,14 @@ pub struct Source {
 
 impl Diag {
     pub fn new(span: Span, message: impl Into<String>) -> Diag {
-        Diag { message: message.into(), span, label: "here".into(), help: None, related: vec![], source: None }
+        Diag {
+            message: message.into(),
+            span,
+            label: "here".into(),
+            help: None,
+            related: vec![],
+            source: None,
+        }
     }
 
     pub fn with_label(mut self, label: impl Into<String>) -> Diag {
@@ -50,7 +57,7 @@ impl Diag {
     /// keep that file).
     pub fn in_source(mut self, src: &Source) -> Diag {
         if self.source.is_none() {
-            self.source = Some(src.clone());
+            self.source = Some(Box::new(src.clone()));
         }
         self
     }
@@ -65,7 +72,7 @@ impl Diag {
         .with_width(100)
         .with_links(false);
         let mut out = String::new();
-        let report = Rendered(self, self.source.as_ref().map(named));
+        let report = Rendered(self, self.source.as_deref().map(named));
         if handler.render_report(&mut out, &report).is_err() {
             return format!("error: {}", self.message);
         }
@@ -99,7 +106,10 @@ impl std::error::Error for Rendered<'_> {}
 
 impl Diagnostic for Rendered<'_> {
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.0.help.as_ref().map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
+        self.0
+            .help
+            .as_ref()
+            .map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -113,7 +123,10 @@ impl Diagnostic for Rendered<'_> {
             let end = s.end.min(src.text.len()).max(start);
             (start, end - start)
         };
-        let mut v = vec![LabeledSpan::new_primary_with_span(Some(self.0.label.clone()), clamp(self.0.span))];
+        let mut v = vec![LabeledSpan::new_primary_with_span(
+            Some(self.0.label.clone()),
+            clamp(self.0.span),
+        )];
         for (s, l) in &self.0.related {
             v.push(LabeledSpan::new_with_span(Some(l.clone()), clamp(*s)));
         }

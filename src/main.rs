@@ -4,10 +4,14 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "puz", version, about = "A language for the group theory of permutation puzzles",
+#[command(
+    name = "puz",
+    version,
+    about = "A language for the group theory of permutation puzzles",
     long_about = "puz runs .puz scripts that define twisty puzzles, move sequences and groups, and \
 computes with them: orders, stabiliser chains, Hamilton cycles, distance tables and optimal solutions.\n\n\
-With no arguments it opens the REPL.")]
+With no arguments it opens the REPL."
+)]
 struct Cli {
     /// Evaluate one line (or several separated by `;`) and exit.
     #[arg(short = 'e', long = "eval", value_name = "EXPR")]

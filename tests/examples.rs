@@ -4,7 +4,11 @@
 
 fn render(path: &std::path::Path) -> (String, Option<String>) {
     let text = std::fs::read_to_string(path).unwrap();
-    let name = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path).display().to_string();
+    let name = path
+        .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(path)
+        .display()
+        .to_string();
     puz::run_to_string(&name, &text)
 }
 
@@ -12,7 +16,12 @@ fn render(path: &std::path::Path) -> (String, Option<String>) {
 fn examples() {
     insta::glob!("../examples", "**/*.puz", |path| {
         let (out, err) = render(path);
-        assert!(err.is_none(), "{} failed:\n{}", path.display(), err.unwrap());
+        assert!(
+            err.is_none(),
+            "{} failed:\n{}",
+            path.display(),
+            err.unwrap()
+        );
         insta::assert_snapshot!(out);
     });
 }
@@ -21,7 +30,12 @@ fn examples() {
 fn scripts() {
     insta::glob!("scripts", "**/*.puz", |path| {
         let (out, err) = render(path);
-        assert!(err.is_none(), "{} failed:\n{}", path.display(), err.unwrap());
+        assert!(
+            err.is_none(),
+            "{} failed:\n{}",
+            path.display(),
+            err.unwrap()
+        );
         insta::assert_snapshot!(out);
     });
 }

@@ -12,28 +12,49 @@ fn repl(input: &str) -> (String, String, bool) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("puz starts");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
-    (String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string(), out.status.success())
+    (
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+        out.status.success(),
+    )
 }
 
 #[test]
 fn definition_error_then_use() {
-    let (out, err, ok) = repl("use cube3\nlet sexy = R U R' U'\norder(sexy Q)\norder(sexy)\nsexy == [R, U]\n:quit\n");
+    let (out, err, ok) = repl(
+        "use cube3\nlet sexy = R U R' U'\norder(sexy Q)\norder(sexy)\nsexy == [R, U]\n:quit\n",
+    );
     assert!(ok);
     assert!(err.contains("unknown name `Q`"), "{err}");
-    let lines: Vec<&str> = out.lines().map(|l| l.trim_start_matches("puz> ")).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> = out
+        .lines()
+        .map(|l| l.trim_start_matches("puz> "))
+        .filter(|l| !l.is_empty())
+        .collect();
     assert_eq!(lines, ["6", "true"], "{out}");
 }
 
 #[test]
 fn multi_line_input_and_commands() {
-    let (out, err, ok) = repl(":help\nuse cube2\nlet a = (R\n U)\norder(a)\n:load /nonexistent.puz\n:bogus\norder(a)\n");
+    let (out, err, ok) = repl(
+        ":help\nuse cube2\nlet a = (R\n U)\norder(a)\n:load /nonexistent.puz\n:bogus\norder(a)\n",
+    );
     assert!(ok);
     assert!(out.contains(":load FILE"));
     assert!(err.contains("cannot read /nonexistent.puz"), "{err}");
     assert!(err.contains("unknown command :bogus"), "{err}");
-    let nums: Vec<&str> = out.lines().map(|l| l.trim_start_matches("puz> ")).filter(|l| l.parse::<u32>().is_ok()).collect();
+    let nums: Vec<&str> = out
+        .lines()
+        .map(|l| l.trim_start_matches("puz> "))
+        .filter(|l| l.parse::<u32>().is_ok())
+        .collect();
     assert_eq!(nums, ["15", "15"], "{out}");
 }
 
@@ -47,7 +68,8 @@ fn rebinding_is_allowed_in_the_repl() {
 #[test]
 fn completion_knows_moves_bindings_and_builtins() {
     let mut it = puz::eval::Interp::new(Box::new(std::io::sink()));
-    it.run_source("t", "use cube3\nlet sexy = R U R' U'").unwrap();
+    it.run_source("t", "use cube3\nlet sexy = R U R' U'")
+        .unwrap();
     let h = puz::repl::PuzHelper::new(&it);
     assert!(h.complete_word("se").contains(&"sexy".to_string()));
     assert!(h.complete_word("ord").contains(&"order".to_string()));
@@ -58,12 +80,22 @@ fn completion_knows_moves_bindings_and_builtins() {
 fn scripts_fail_with_status_one() {
     let dir = std::env::temp_dir().join("puz_status_test.puz");
     std::fs::write(&dir, "use cube3\nassert order(R) == 5\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_puz")).arg("run").arg(&dir).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_puz"))
+        .arg("run")
+        .arg(&dir)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("assertion failed"));
-    let out = Command::new(env!("CARGO_BIN_EXE_puz")).args(["-e", "use cube3; order(R U)"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_puz"))
+        .args(["-e", "use cube3; order(R U)"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "105");
-    let out = Command::new(env!("CARGO_BIN_EXE_puz")).args(["-e", "use cube3; (R"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_puz"))
+        .args(["-e", "use cube3; (R"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
 }

@@ -7,7 +7,8 @@ use std::collections::HashSet;
 
 fn load(src: &str) -> Interp {
     let mut it = Interp::new(Box::new(std::io::sink()));
-    it.run_source("test", src).unwrap_or_else(|d| panic!("{}", d.render(false)));
+    it.run_source("test", src)
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
     it
 }
 
@@ -18,8 +19,15 @@ fn every_stdlib_puzzle_has_its_declared_order() {
     for name in names {
         let buf = puz::SharedBuf::default();
         let mut it = Interp::new(Box::new(buf.clone()));
-        it.run_source("test", &format!("use {name}\norder(group)")).unwrap_or_else(|d| panic!("{}", d.render(false)));
-        let declared = it.current.as_ref().unwrap().expected_order().cloned().unwrap_or_else(|| panic!("{name} declares no order"));
+        it.run_source("test", &format!("use {name}\norder(group)"))
+            .unwrap_or_else(|d| panic!("{}", d.render(false)));
+        let declared = it
+            .current
+            .as_ref()
+            .unwrap()
+            .expected_order()
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} declares no order"));
         assert_eq!(buf.take().trim(), declared.to_string(), "{name}");
     }
 }
@@ -28,7 +36,11 @@ fn every_stdlib_puzzle_has_its_declared_order() {
 fn bfs_count(src: &str) -> usize {
     let it = load(src);
     let p = it.current.clone().unwrap();
-    let gens: Vec<Vec<u16>> = p.gens.iter().map(|&m| p.def.moves[m].perm.images().to_vec()).collect();
+    let gens: Vec<Vec<u16>> = p
+        .gens
+        .iter()
+        .map(|&m| p.def.moves[m].perm.images().to_vec())
+        .collect();
     let start: Vec<u16> = p.identity().images().to_vec();
     let mut seen: HashSet<Vec<u16>> = HashSet::from([start.clone()]);
     let mut frontier = vec![start];
@@ -83,5 +95,6 @@ assert order(UR) == 12
 use lightsout
 assert order(a1) == 2
 ";
-    it.run_source("facts", src).unwrap_or_else(|d| panic!("{}", d.render(false)));
+    it.run_source("facts", src)
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
 }

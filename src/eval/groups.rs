@@ -20,7 +20,12 @@ pub struct GroupEngine {
 impl GroupEngine {
     /// The puzzle sequence for an engine word.
     pub fn to_word(&self, letters: &[u32]) -> Word {
-        Word::seq(letters.iter().map(|&l| self.letter_words[l as usize].clone()).collect())
+        Word::seq(
+            letters
+                .iter()
+                .map(|&l| self.letter_words[l as usize].clone())
+                .collect(),
+        )
     }
 }
 
@@ -42,7 +47,9 @@ pub fn alphabet(p: &PuzzleCtx, gens: &[Word]) -> (Alphabet, Vec<Word>) {
                     continue;
                 }
                 seen_moves.push(mi);
-                let letters: Vec<u32> = (0..p.alphabet.len() as u32).filter(|&l| p.letter_moves[l as usize].0 == mi).collect();
+                let letters: Vec<u32> = (0..p.alphabet.len() as u32)
+                    .filter(|&l| p.letter_moves[l as usize].0 == mi)
+                    .collect();
                 let base = perms.len() as u32;
                 for &l in &letters {
                     names.push(p.alphabet.names[l as usize].clone());
@@ -51,7 +58,10 @@ pub fn alphabet(p: &PuzzleCtx, gens: &[Word]) -> (Alphabet, Vec<Word>) {
                 }
                 for &l in &letters {
                     let inv = p.alphabet.inverse[l as usize];
-                    let k = letters.iter().position(|&x| x == inv).expect("powers of a move are closed under inverse");
+                    let k = letters
+                        .iter()
+                        .position(|&x| x == inv)
+                        .expect("powers of a move are closed under inverse");
                     inverse.push(base + k as u32);
                 }
             }
@@ -61,7 +71,11 @@ pub fn alphabet(p: &PuzzleCtx, gens: &[Word]) -> (Alphabet, Vec<Word>) {
                     continue;
                 }
                 let text = g.display(&p.alphabet);
-                let name = if text.contains(' ') { format!("({text})") } else { text };
+                let name = if text.contains(' ') {
+                    format!("({text})")
+                } else {
+                    text
+                };
                 let inv = perm.inverse();
                 let base = perms.len() as u32;
                 if inv == perm {
@@ -81,7 +95,14 @@ pub fn alphabet(p: &PuzzleCtx, gens: &[Word]) -> (Alphabet, Vec<Word>) {
             }
         }
     }
-    (Alphabet { names, perms, inverse }, words)
+    (
+        Alphabet {
+            names,
+            perms,
+            inverse,
+        },
+        words,
+    )
 }
 
 /// Builds (or returns the cached) engine of a group value.
@@ -89,16 +110,33 @@ pub fn engine(g: &GroupVal, ctl: &Control, span: Span) -> Result<Rc<GroupEngine>
     if let Some(e) = g.engine.get() {
         return Ok(e.clone());
     }
-    let e = Rc::new(build(&g.puzzle, &g.gens, &ChainOptions::default(), ctl, span)?);
+    let e = Rc::new(build(
+        &g.puzzle,
+        &g.gens,
+        &ChainOptions::default(),
+        ctl,
+        span,
+    )?);
     let _ = g.engine.set(e.clone());
     Ok(e)
 }
 
-pub fn build(p: &PuzzleCtx, gens: &[Word], opts: &ChainOptions, ctl: &Control, span: Span) -> Result<GroupEngine, Diag> {
+pub fn build(
+    p: &PuzzleCtx,
+    gens: &[Word],
+    opts: &ChainOptions,
+    ctl: &Control,
+    span: Span,
+) -> Result<GroupEngine, Diag> {
     let (alpha, letter_words) = alphabet(p, gens);
     let all: Vec<u32> = (0..alpha.len() as u32).collect();
-    let group = Group::new(p.def.degree(), &alpha, &all, opts, ctl).map_err(|i| Diag::new(span, i.to_string()))?;
-    Ok(GroupEngine { group, alpha, letter_words })
+    let group = Group::new(p.def.degree(), &alpha, &all, opts, ctl)
+        .map_err(|i| Diag::new(span, i.to_string()))?;
+    Ok(GroupEngine {
+        group,
+        alpha,
+        letter_words,
+    })
 }
 
 /// A group value for an engine group that has no generator words of its own

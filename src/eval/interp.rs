@@ -3,7 +3,7 @@
 
 use super::build_puzzle;
 use super::names::suggest;
-use super::puzzle_ctx::PuzzleCtx;
+use super::puzzle_ctx::{LetterFor, PuzzleCtx};
 use super::split::{self, Piece};
 use super::value::{GroupVal, SeqVal, Value};
 use crate::diag::{Diag, Source};
@@ -47,18 +47,26 @@ impl Interp {
             out,
             ctl: Control::default(),
             allow_rebind: false,
-            source: Source { name: "<input>".into(), text: Arc::new(String::new()) },
+            source: Source {
+                name: "<input>".into(),
+                text: Arc::new(String::new()),
+            },
         }
     }
 
     /// Parses and runs a whole source. Errors carry the source they belong to.
     pub fn run_source(&mut self, name: &str, text: &str) -> Result<(), Diag> {
-        let src = Source { name: name.to_string(), text: Arc::new(text.to_string()) };
+        let src = Source {
+            name: name.to_string(),
+            text: Arc::new(text.to_string()),
+        };
         let saved = std::mem::replace(&mut self.source, src.clone());
         let result = (|| {
             let stmts = parse_file(text).map_err(|d| d.in_source(&src))?;
             for s in &stmts {
-                self.ctl.flag().store(false, std::sync::atomic::Ordering::Relaxed);
+                self.ctl
+                    .flag()
+                    .store(false, std::sync::atomic::Ordering::Relaxed);
                 self.exec(s).map_err(|d| d.in_source(&src))?;
             }
             Ok(())
@@ -90,18 +98,30 @@ impl Interp {
                 self.check_bindable(name)?;
                 let v = self.eval(value)?;
                 let v = match v {
-                    Value::Seq(s) => Value::Seq(SeqVal::new(s.puzzle.clone(), Word::named(&name.name, s.word.clone()))),
+                    Value::Seq(s) => Value::Seq(SeqVal::new(
+                        s.puzzle.clone(),
+                        Word::named(&name.name, s.word.clone()),
+                    )),
                     Value::Group(mut g) => {
                         g.text = name.name.clone();
                         Value::Group(g)
                     }
                     v => v,
                 };
-                self.vars.insert(name.name.clone(), Binding { value: v, span: name.span, source: self.source.name.clone() });
+                self.vars.insert(
+                    name.name.clone(),
+                    Binding {
+                        value: v,
+                        span: name.span,
+                        source: self.source.name.clone(),
+                    },
+                );
                 Ok(())
             }
             Stmt::Move(m) => self.add_move(m),
-            Stmt::Metric { name, value, span } => super::builtins::metric_stmt(self, name, value.as_ref(), *span),
+            Stmt::Metric { name, value, span } => {
+                super::builtins::metric_stmt(self, name, value.as_ref(), *span)
+            }
             Stmt::Assert { expr, .. } => self.assert(expr),
             Stmt::Show { expr, .. } => {
                 let v = self.eval(expr)?;
@@ -122,22 +142,34 @@ impl Interp {
     fn check_bindable(&self, name: &Ident) -> EvalResult<()> {
         if let Some(p) = &self.current {
             if p.move_index(&name.name).is_some() {
-                return Err(Diag::new(name.span, format!("`{}` is already a move of puzzle `{}`", name.name, p.def.name))
-                    .with_label("redefined here")
-                    .with_help("choose another name; a `let` may not hide a move"));
+                return Err(Diag::new(
+                    name.span,
+                    format!(
+                        "`{}` is already a move of puzzle `{}`",
+                        name.name, p.def.name
+                    ),
+                )
+                .with_label("redefined here")
+                .with_help("choose another name; a `let` may not hide a move"));
             }
         }
         if super::builtins::is_builtin(&name.name) || name.name == "group" {
-            return Err(Diag::new(name.span, format!("`{}` is a builtin", name.name))
-                .with_label("redefined here")
-                .with_help("choose another name"));
+            return Err(
+                Diag::new(name.span, format!("`{}` is a builtin", name.name))
+                    .with_label("redefined here")
+                    .with_help("choose another name"),
+            );
         }
         if !self.allow_rebind {
             if let Some(b) = self.vars.get(&name.name) {
                 let d = Diag::new(name.span, format!("`{}` is already defined", name.name))
                     .with_label("defined again here")
                     .with_help("choose another name (names are bound once in a script)");
-                return Err(if b.source == self.source.name { d.with_related(b.span, "first defined here") } else { d });
+                return Err(if b.source == self.source.name {
+                    d.with_related(b.span, "first defined here")
+                } else {
+                    d
+                });
             }
         }
         Ok(())
@@ -146,22 +178,42 @@ impl Interp {
     fn add_move(&mut self, m: &MoveDef) -> EvalResult<()> {
         let cur = self.require_puzzle(m.span)?;
         if cur.move_index(&m.name.name).is_some() {
-            return Err(Diag::new(m.name.span, format!("`{}` is already a move of puzzle `{}`", m.name.name, cur.def.name))
-                .with_label("redefined here")
-                .with_help("choose another name"));
+            return Err(Diag::new(
+                m.name.span,
+                format!(
+                    "`{}` is already a move of puzzle `{}`",
+                    m.name.name, cur.def.name
+                ),
+            )
+            .with_label("redefined here")
+            .with_help("choose another name"));
         }
         let perm = match &m.body {
             MoveBody::Seq(e) => self.word_in(&cur, e)?.eval(&cur.alphabet, cur.def.degree()),
             MoveBody::Cycles { .. } => {
                 // Cycles at top level: build through a one-move puzzle definition.
-                let def = PuzzleDef { name: Ident { name: cur.def.name.clone(), span: m.span }, items: vec![], span: m.span };
+                let def = PuzzleDef {
+                    name: Ident {
+                        name: cur.def.name.clone(),
+                        span: m.span,
+                    },
+                    items: vec![],
+                    span: m.span,
+                };
                 let _ = def;
-                return Err(Diag::new(m.span, "moves given by cycles belong inside a `puzzle { ... }` definition")
-                    .with_help("outside a puzzle, define a move from other moves: `move R2 = R R`"));
+                return Err(Diag::new(
+                    m.span,
+                    "moves given by cycles belong inside a `puzzle { ... }` definition",
+                )
+                .with_help("outside a puzzle, define a move from other moves: `move R2 = R R`"));
             }
         };
         let mut def = cur.def.clone();
-        def.moves.push(NamedMove { name: m.name.name.clone(), perm, primitive: false });
+        def.moves.push(NamedMove {
+            name: m.name.name.clone(),
+            perm,
+            primitive: false,
+        });
         let ctx = Rc::new(PuzzleCtx::new(def, cur.gens.clone()));
         self.puzzles.insert(ctx.def.name.clone(), ctx.clone());
         self.current = Some(ctx);
@@ -170,14 +222,22 @@ impl Interp {
 
     fn use_puzzle(&mut self, name: &Ident, args: &[Arg]) -> EvalResult<()> {
         if !args.is_empty() {
-            let v = super::builtins::call(self, name, args, name.span.to(args.last().unwrap().span))?;
+            let v =
+                super::builtins::call(self, name, args, name.span.to(args.last().unwrap().span))?;
             return match v {
                 Value::Puzzle(p) => {
                     self.puzzles.insert(p.def.name.clone(), p.clone());
                     self.current = Some(p);
                     Ok(())
                 }
-                other => Err(Diag::new(name.span, format!("`{}(...)` gives {}, not a puzzle", name.name, other.type_name()))),
+                other => Err(Diag::new(
+                    name.span,
+                    format!(
+                        "`{}(...)` gives {}, not a puzzle",
+                        name.name,
+                        other.type_name()
+                    ),
+                )),
             };
         }
         if let Some(p) = self.puzzles.get(&name.name) {
@@ -193,14 +253,18 @@ impl Interp {
                         self.current = Some(p.clone());
                         Ok(())
                     }
-                    None => Err(Diag::new(name.span, format!("{file} does not define puzzle `{}`", name.name))),
+                    None => Err(Diag::new(
+                        name.span,
+                        format!("{file} does not define puzzle `{}`", name.name),
+                    )),
                 }
             }
             None => {
                 let mut known: Vec<&str> = crate::stdlib::names().collect();
                 known.extend(self.puzzles.keys().map(|s| s.as_str()));
                 let near = suggest(&name.name, known.iter().copied());
-                let d = Diag::new(name.span, format!("no puzzle named `{}`", name.name)).with_label("not in the standard library");
+                let d = Diag::new(name.span, format!("no puzzle named `{}`", name.name))
+                    .with_label("not in the standard library");
                 Err(if near.is_empty() {
                     d.with_help(format!("the standard library has: {}", known.join(", ")))
                 } else {
@@ -216,10 +280,17 @@ impl Interp {
             Value::Bool(true) => Ok(()),
             Value::Bool(false) => {
                 let detail = match &expr.kind {
-                    ExprKind::Binary { op: BinOp::In, lhs, rhs } => {
+                    ExprKind::Binary {
+                        op: BinOp::In,
+                        lhs,
+                        rhs,
+                    } => {
                         let l = self.eval(lhs)?;
                         match self.eval(rhs)? {
-                            Value::Group(g) => super::builtins::group::why_not(self, &l, &g, expr.span)?.unwrap_or_default(),
+                            Value::Group(g) => {
+                                super::builtins::group::why_not(self, &l, &g, expr.span)?
+                                    .unwrap_or_default()
+                            }
                             _ => String::new(),
                         }
                     }
@@ -230,10 +301,18 @@ impl Interp {
                     }
                     _ => "the expression is false".to_string(),
                 };
-                Err(Diag::new(expr.span, "assertion failed").with_label("this is false").with_help(detail))
+                Err(Diag::new(expr.span, "assertion failed")
+                    .with_label("this is false")
+                    .with_help(detail))
             }
-            other => Err(Diag::new(expr.span, format!("`assert` needs a true/false value, not {}", other.type_name()))
-                .with_help("compare with `==`, `!=`, `<`, `in`, ...")),
+            other => Err(Diag::new(
+                expr.span,
+                format!(
+                    "`assert` needs a true/false value, not {}",
+                    other.type_name()
+                ),
+            )
+            .with_help("compare with `==`, `!=`, `<`, `in`, ...")),
         }
     }
 
@@ -246,7 +325,9 @@ impl Interp {
     // ---- expressions ----
 
     pub fn eval(&mut self, e: &Expr) -> EvalResult<Value> {
-        self.ctl.check().map_err(|i| Diag::new(e.span, i.to_string()))?;
+        self.ctl
+            .check()
+            .map_err(|i| Diag::new(e.span, i.to_string()))?;
         match &e.kind {
             ExprKind::Int(i) => Ok(Value::Int(BigInt::from(i.clone()))),
             ExprKind::Str(s) => Ok(Value::Str(s.clone())),
@@ -256,14 +337,27 @@ impl Interp {
                     return self.eval(&items[0]);
                 }
                 let p = self.require_puzzle(e.span)?;
-                let vals = items.iter().map(|i| self.eval(i)).collect::<EvalResult<Vec<_>>>()?;
+                let vals = items
+                    .iter()
+                    .map(|i| self.eval(i))
+                    .collect::<EvalResult<Vec<_>>>()?;
                 if vals.iter().any(|v| matches!(v, Value::Pos(..))) {
                     // A position followed by moves is the position they reach.
                     let mut acc = p.identity();
                     for (v, it) in vals.iter().zip(items) {
                         match v.perm() {
-                            Some((q, perm)) if q.def.degree() == acc.degree() => acc = acc.then(perm),
-                            _ => return Err(Diag::new(it.span, format!("expected a position or a sequence, found {}", v.type_name()))),
+                            Some((q, perm)) if q.def.degree() == acc.degree() => {
+                                acc = acc.then(perm)
+                            }
+                            _ => {
+                                return Err(Diag::new(
+                                    it.span,
+                                    format!(
+                                        "expected a position or a sequence, found {}",
+                                        v.type_name()
+                                    ),
+                                ))
+                            }
                         }
                     }
                     return Ok(Value::Pos(p, acc));
@@ -284,7 +378,10 @@ impl Interp {
                     Value::Seq(s) => Ok(Value::Seq(SeqVal::new(s.puzzle, s.word.pow(*k)))),
                     Value::Pos(p, perm) => Ok(Value::Pos(p, perm.pow(*k))),
                     Value::Int(i) if *k >= 0 => Ok(Value::Int(num_traits::pow(i, *k as usize))),
-                    v => Err(Diag::new(e.span, format!("cannot take a power of {}", v.type_name()))),
+                    v => Err(Diag::new(
+                        e.span,
+                        format!("cannot take a power of {}", v.type_name()),
+                    )),
                 }
             }
             ExprKind::Prime(inner) => {
@@ -296,8 +393,10 @@ impl Interp {
                 match self.eval(inner)? {
                     Value::Seq(s) => Ok(Value::Seq(SeqVal::new(s.puzzle, s.word.inverse()))),
                     Value::Pos(p, perm) => Ok(Value::Pos(p, perm.inverse())),
-                    v => Err(Diag::new(e.span, format!("cannot invert {}", v.type_name()))
-                        .with_help("`'` inverts a move sequence or a position")),
+                    v => Err(
+                        Diag::new(e.span, format!("cannot invert {}", v.type_name()))
+                            .with_help("`'` inverts a move sequence or a position"),
+                    ),
                 }
             }
             ExprKind::Call { name, args } => super::builtins::call(self, name, args, e.span),
@@ -309,7 +408,11 @@ impl Interp {
                     gens.push(self.seq_operand(&p, it)?);
                     texts.push(self.source_text(it.span));
                 }
-                Ok(Value::Group(GroupVal::new(p, gens, format!("<{}>", texts.join(", ")))))
+                Ok(Value::Group(GroupVal::new(
+                    p,
+                    gens,
+                    format!("<{}>", texts.join(", ")),
+                )))
             }
             ExprKind::Bracket { items, colon } => {
                 if *colon {
@@ -321,7 +424,10 @@ impl Interp {
                     let b = self.seq_operand(&p, &items[1])?;
                     return Ok(Value::Seq(SeqVal::new(p, Word::conjugate(a, b))));
                 }
-                let vals = items.iter().map(|i| self.eval(i)).collect::<EvalResult<Vec<_>>>()?;
+                let vals = items
+                    .iter()
+                    .map(|i| self.eval(i))
+                    .collect::<EvalResult<Vec<_>>>()?;
                 if vals.len() == 2 && vals.iter().all(|v| matches!(v, Value::Seq(_))) {
                     let p = self.require_puzzle(e.span)?;
                     let a = self.seq_operand(&p, &items[0])?;
@@ -343,7 +449,13 @@ impl Interp {
     }
 
     fn source_text(&self, span: Span) -> String {
-        self.source.text.get(span.start..span.end).unwrap_or("?").split_whitespace().collect::<Vec<_>>().join(" ")
+        self.source
+            .text
+            .get(span.start..span.end)
+            .unwrap_or("?")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// A word in a sequence context on puzzle `p`.
@@ -356,12 +468,21 @@ impl Interp {
         match v {
             Value::Seq(s) => {
                 if !Rc::ptr_eq(&s.puzzle, p) && s.puzzle.def.name != p.def.name {
-                    return Err(Diag::new(span, format!("this sequence is on puzzle `{}`, not `{}`", s.puzzle.def.name, p.def.name)));
+                    return Err(Diag::new(
+                        span,
+                        format!(
+                            "this sequence is on puzzle `{}`, not `{}`",
+                            s.puzzle.def.name, p.def.name
+                        ),
+                    ));
                 }
                 Ok(s.word)
             }
-            v => Err(Diag::new(span, format!("expected a move sequence, found {}", v.type_name()))
-                .with_help("only moves, macros and bracketed sequences can be juxtaposed")),
+            v => Err(Diag::new(
+                span,
+                format!("expected a move sequence, found {}", v.type_name()),
+            )
+            .with_help("only moves, macros and bracketed sequences can be juxtaposed")),
         }
     }
 
@@ -379,8 +500,18 @@ impl Interp {
     }
 
     /// `LRRL'`: a prime or power on a juxtaposed word applies to its last piece.
-    fn split_postfix(&mut self, name: &str, span: Span, f: impl Fn(Word) -> Word) -> EvalResult<Option<Value>> {
-        if self.vars.contains_key(name) || self.current.as_ref().is_none_or(|p| p.move_index(name).is_some()) {
+    fn split_postfix(
+        &mut self,
+        name: &str,
+        span: Span,
+        f: impl Fn(Word) -> Word,
+    ) -> EvalResult<Option<Value>> {
+        if self.vars.contains_key(name)
+            || self
+                .current
+                .as_ref()
+                .is_none_or(|p| p.move_index(name).is_some())
+        {
             return Ok(None);
         }
         let p = self.require_puzzle(span)?;
@@ -405,7 +536,10 @@ impl Interp {
                 let gens: Vec<Word> = p
                     .gens
                     .iter()
-                    .map(|&mi| Word::Letter(p.letter(mi, 1).ok().flatten().expect("a generator is not the identity")))
+                    .filter_map(|&mi| match p.letter(mi, 1) {
+                        LetterFor::Letter(l) => Some(Word::Letter(l)),
+                        _ => None,
+                    })
                     .collect();
                 return Ok(Value::Group(GroupVal::new(p, gens, "group".into())));
             }
@@ -432,9 +566,16 @@ impl Interp {
         }
         names.extend(super::builtins::NAMES.iter().copied());
         let near = suggest(name, names.iter().copied());
-        let d = Diag::new(span, format!("unknown name `{name}`")).with_label("not a move, macro or builtin");
+        let d = Diag::new(span, format!("unknown name `{name}`"))
+            .with_label("not a move, macro or builtin");
         if !near.is_empty() {
-            return d.with_help(format!("did you mean {}?", near.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" or ")));
+            return d.with_help(format!(
+                "did you mean {}?",
+                near.iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ));
         }
         match &self.current {
             None => d.with_help("no puzzle is in use: `use cube3` (or another stdlib puzzle) or define one with `puzzle`"),
@@ -450,14 +591,30 @@ impl Interp {
     fn split_word(&mut self, p: &Rc<PuzzleCtx>, name: &str, span: Span) -> EvalResult<Vec<Word>> {
         let vars = &self.vars;
         let is_name = |s: &str| {
-            p.move_index(s).is_some() || matches!(vars.get(s), Some(Binding { value: Value::Seq(_), .. }))
+            p.move_index(s).is_some()
+                || matches!(
+                    vars.get(s),
+                    Some(Binding {
+                        value: Value::Seq(_),
+                        ..
+                    })
+                )
         };
         // A declared name, possibly with a power (`UR`, `UR2`), is read whole.
         let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
         if is_name(name) || (!stem.is_empty() && stem.len() < name.len() && is_name(stem)) {
-            let (n, power) = if is_name(name) { (name, None) } else { (stem, name[stem.len()..].parse::<u64>().ok()) };
+            let (n, power) = if is_name(name) {
+                (name, None)
+            } else {
+                (stem, name[stem.len()..].parse::<u64>().ok())
+            };
             if is_name(name) || power.is_some() {
-                let piece = Piece { name: n.to_string(), power, offset: 0, len: name.len() };
+                let piece = Piece {
+                    name: n.to_string(),
+                    power,
+                    offset: 0,
+                    len: name.len(),
+                };
                 return Ok(vec![self.piece_word(p, &piece, span)?]);
             }
         }
@@ -467,12 +624,23 @@ impl Interp {
                 // A move name with a power: `R2`, `R3`, `R2'`.
                 Err(self.unknown_name(name, span))
             }
-            1 => all[0].iter().map(|piece| self.piece_word(p, piece, span)).collect(),
+            1 => all[0]
+                .iter()
+                .map(|piece| self.piece_word(p, piece, span))
+                .collect(),
             _ => {
-                let cands: Vec<String> = all.iter().map(|s| format!("`{}`", split::show(s))).collect();
-                Err(Diag::new(span, format!("`{name}` can be read in more than one way"))
-                    .with_label("ambiguous word")
-                    .with_help(format!("it splits as {}; separate the moves with spaces", cands.join(" or "))))
+                let cands: Vec<String> = all
+                    .iter()
+                    .map(|s| format!("`{}`", split::show(s)))
+                    .collect();
+                Err(
+                    Diag::new(span, format!("`{name}` can be read in more than one way"))
+                        .with_label("ambiguous word")
+                        .with_help(format!(
+                            "it splits as {}; separate the moves with spaces",
+                            cands.join(" or ")
+                        )),
+                )
             }
         }
     }
@@ -482,13 +650,16 @@ impl Interp {
         if let Some(mi) = p.move_index(&piece.name) {
             let pw = i64::try_from(power).map_err(|_| Diag::new(span, "power too large"))?;
             return Ok(match p.letter(mi, pw) {
-                Ok(Some(l)) => Word::Letter(l),
-                Ok(None) => Word::empty(),
-                Err(()) => Word::Letter(p.letter(mi, 1).unwrap().unwrap()).pow(pw),
+                LetterFor::Letter(l) => Word::Letter(l),
+                LetterFor::Identity => Word::empty(),
+                LetterFor::Repeat(l, k) => Word::Letter(l).pow(k),
             });
         }
         match self.vars.get(&piece.name) {
-            Some(Binding { value: Value::Seq(s), .. }) => Ok(s.word.clone().pow(power as i64)),
+            Some(Binding {
+                value: Value::Seq(s),
+                ..
+            }) => Ok(s.word.clone().pow(power as i64)),
             _ => unreachable!("split pieces are names"),
         }
     }
@@ -497,11 +668,21 @@ impl Interp {
         let l = self.eval(lhs)?;
         let r = self.eval(rhs)?;
         let mismatch = |l: &Value, r: &Value| {
-            Diag::new(span, format!("cannot apply `{}` to {} and {}", op.symbol(), l.type_name(), r.type_name()))
+            Diag::new(
+                span,
+                format!(
+                    "cannot apply `{}` to {} and {}",
+                    op.symbol(),
+                    l.type_name(),
+                    r.type_name()
+                ),
+            )
         };
         match op {
             BinOp::Eq | BinOp::Ne => {
-                let eq = self.values_equal(&l, &r, span)?.ok_or_else(|| mismatch(&l, &r))?;
+                let eq = self
+                    .values_equal(&l, &r, span)?
+                    .ok_or_else(|| mismatch(&l, &r))?;
                 Ok(Value::Bool(eq == (op == BinOp::Eq)))
             }
             BinOp::In => super::builtins::membership(self, &l, &r, span),
@@ -512,7 +693,9 @@ impl Interp {
                     BinOp::Lt => a < b,
                     _ => a > b,
                 })),
-                (Value::Group(_), Value::Group(_)) => super::builtins::group_compare(self, op, &l, &r, span),
+                (Value::Group(_), Value::Group(_)) => {
+                    super::builtins::group_compare(self, op, &l, &r, span)
+                }
                 _ => Err(mismatch(&l, &r)),
             },
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => match (&l, &r) {
@@ -528,7 +711,9 @@ impl Interp {
                         _ => a % b,
                     }))
                 }
-                _ => Err(mismatch(&l, &r).with_help("arithmetic works on integers; juxtapose sequences to compose them")),
+                _ => Err(mismatch(&l, &r).with_help(
+                    "arithmetic works on integers; juxtapose sequences to compose them",
+                )),
             },
         }
     }
@@ -571,11 +756,18 @@ impl Interp {
 /// A short rendering of a value for assertion messages.
 pub fn brief(v: &Value) -> String {
     let s = match v {
-        Value::Seq(s) => format!("{} (effect {})", s.display(), s.puzzle.def.cycle_notation(s.effect())),
+        Value::Seq(s) => format!(
+            "{} (effect {})",
+            s.display(),
+            s.puzzle.def.cycle_notation(s.effect())
+        ),
         v => v.to_string(),
     };
     if s.len() > 300 {
-        format!("{}...", &s[..s.char_indices().nth(300).map(|(i, _)| i).unwrap_or(s.len())])
+        format!(
+            "{}...",
+            &s[..s.char_indices().nth(300).map(|(i, _)| i).unwrap_or(s.len())]
+        )
     } else {
         s
     }
@@ -586,5 +778,6 @@ pub fn small(v: &BigInt, span: Span) -> EvalResult<i64> {
     if v.is_negative() && v.abs() > BigInt::from(i64::MAX) {
         return Err(Diag::new(span, "number too large"));
     }
-    v.to_i64().ok_or_else(|| Diag::new(span, "number too large"))
+    v.to_i64()
+        .ok_or_else(|| Diag::new(span, "number too large"))
 }

@@ -21,7 +21,11 @@ pub fn suggest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Vec<Stri
     let mut v: Vec<(usize, &str)> = names
         .filter(|n| *n != name)
         .map(|n| {
-            let d = if n.eq_ignore_ascii_case(name) { 0 } else { distance(name, n) };
+            let d = if n.eq_ignore_ascii_case(name) {
+                0
+            } else {
+                distance(name, n)
+            };
             (d, n)
         })
         .filter(|(d, n)| {
@@ -45,7 +49,10 @@ mod tests {
     #[test]
     fn near_names() {
         assert_eq!(distance("kitten", "sitting"), 3);
-        assert_eq!(suggest("ordr", ["order", "cycles", "show"].into_iter()), vec!["order"]);
+        assert_eq!(
+            suggest("ordr", ["order", "cycles", "show"].into_iter()),
+            vec!["order"]
+        );
         assert_eq!(suggest("r", ["R", "U"].into_iter()), vec!["R"]);
         assert!(suggest("zzzz", ["R", "U"].into_iter()).is_empty());
     }

@@ -9,6 +9,17 @@ use std::collections::HashMap;
 /// Moves of order up to this get a letter for every power; longer ones only `m` and `m'`.
 const MAX_POWER_LETTERS: u64 = 64;
 
+/// How a power of a move is written in letters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LetterFor {
+    /// The power is the identity.
+    Identity,
+    /// One letter.
+    Letter(u32),
+    /// A long derived move: its letter repeated.
+    Repeat(u32, i64),
+}
+
 #[derive(Debug)]
 pub struct PuzzleCtx {
     pub def: Puzzle,
@@ -64,19 +75,36 @@ impl PuzzleCtx {
                 }
             })
             .collect();
-        let alphabet = Alphabet { names, perms, inverse };
-        PuzzleCtx { def, alphabet, letters, move_orders, gens, letter_moves }
+        let alphabet = Alphabet {
+            names,
+            perms,
+            inverse,
+        };
+        PuzzleCtx {
+            def,
+            alphabet,
+            letters,
+            move_orders,
+            gens,
+            letter_moves,
+        }
     }
 
-    /// The letter for `move^power` (power taken modulo the move's order), or `None`
-    /// for the identity; `Err(())` when no single letter exists (a long derived move).
-    pub fn letter(&self, mi: usize, power: i64) -> Result<Option<u32>, ()> {
+    /// How `move^power` is written (power taken modulo the move's order).
+    pub fn letter(&self, mi: usize, power: i64) -> LetterFor {
         let o = self.move_orders[mi];
-        let p = if o == u64::MAX { power as u64 } else { (power.rem_euclid(o as i64)) as u64 };
+        let p = if o == u64::MAX {
+            power as u64
+        } else {
+            (power.rem_euclid(o as i64)) as u64
+        };
         if p == 0 {
-            return Ok(None);
+            return LetterFor::Identity;
         }
-        self.letters.get(&(mi, p)).copied().map(Some).ok_or(())
+        match self.letters.get(&(mi, p)) {
+            Some(&l) => LetterFor::Letter(l),
+            None => LetterFor::Repeat(self.letters[&(mi, 1)], power),
+        }
     }
 
     pub fn move_index(&self, name: &str) -> Option<usize> {
@@ -89,7 +117,9 @@ impl PuzzleCtx {
 
     /// The letters for the generators of `group`: each generator and its powers.
     pub fn group_letters(&self, moves: &[usize]) -> Vec<u32> {
-        (0..self.alphabet.len() as u32).filter(|&l| moves.contains(&self.letter_moves[l as usize].0)).collect()
+        (0..self.alphabet.len() as u32)
+            .filter(|&l| moves.contains(&self.letter_moves[l as usize].0))
+            .collect()
     }
 
     pub fn summary(&self) -> String {
@@ -106,7 +136,12 @@ impl PuzzleCtx {
             })
             .collect();
         let moves: Vec<&str> = self.def.moves.iter().map(|m| m.name.as_str()).collect();
-        format!("puzzle {} (orbits: {}; moves: {})", self.def.name, orbits.join(", "), moves.join(" "))
+        format!(
+            "puzzle {} (orbits: {}; moves: {})",
+            self.def.name,
+            orbits.join(", "),
+            moves.join(" ")
+        )
     }
 
     pub fn expected_order(&self) -> Option<&BigUint> {

@@ -46,10 +46,20 @@ pub fn table(p: &PuzzleCtx, perm: &Perm) -> String {
         let per_line = ((100 - head - 2) / (width + 1)).max(1);
         for chunk in 0..o.size.div_ceil(per_line) {
             let r = chunk * per_line..((chunk + 1) * per_line).min(o.size);
-            let fmt = |v: &[String]| v[r.clone()].iter().map(|s| format!("{s:>width$}")).collect::<Vec<_>>().join(" ");
+            let fmt = |v: &[String]| {
+                v[r.clone()]
+                    .iter()
+                    .map(|s| format!("{s:>width$}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
             let name = if chunk == 0 { o.name.as_str() } else { "" };
             out.push_str(&format!("{name:<head$}  {}\n", fmt(&locs)));
-            out.push_str(&format!("{:<head$}  {}\n", if chunk == 0 { "holds" } else { "" }, fmt(&held)));
+            out.push_str(&format!(
+                "{:<head$}  {}\n",
+                if chunk == 0 { "holds" } else { "" },
+                fmt(&held)
+            ));
         }
     }
     out.trim_end().to_string()

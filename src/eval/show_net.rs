@@ -27,15 +27,33 @@ impl Finder<'_> {
 
 fn is_cube(p: &PuzzleCtx) -> Option<usize> {
     let corner = p.def.orbits.iter().find(|o| {
-        o.size == 8 && o.twist == 3 && o.labels.iter().all(|l| l.len() == 3 && l.chars().all(|c| FACES.contains(c)))
+        o.size == 8
+            && o.twist == 3
+            && o.labels
+                .iter()
+                .all(|l| l.len() == 3 && l.chars().all(|c| FACES.contains(c)))
     })?;
-    let is_edges =
-        |o: &puz_core::Orbit| o.size == 12 && o.twist == 2 && o.labels.iter().all(|l| l.len() == 2 && l.chars().all(|c| FACES.contains(c)));
-    let is_centres = |o: &puz_core::Orbit| o.size == 6 && o.labels.iter().all(|l| l.len() == 1 && FACES.contains(l.as_str()));
+    let is_edges = |o: &puz_core::Orbit| {
+        o.size == 12
+            && o.twist == 2
+            && o.labels
+                .iter()
+                .all(|l| l.len() == 2 && l.chars().all(|c| FACES.contains(c)))
+    };
+    let is_centres = |o: &puz_core::Orbit| {
+        o.size == 6
+            && o.labels
+                .iter()
+                .all(|l| l.len() == 1 && FACES.contains(l.as_str()))
+    };
     let edges = p.def.orbits.iter().any(is_edges);
     let centres = p.def.orbits.iter().any(is_centres);
     // Draw only what the net shows: corners, edges and centres of a 2x2x2 or 3x3x3.
-    let all_drawn = p.def.orbits.iter().all(|o| std::ptr::eq(o, corner) || is_edges(o) || is_centres(o));
+    let all_drawn = p
+        .def
+        .orbits
+        .iter()
+        .all(|o| std::ptr::eq(o, corner) || is_edges(o) || is_centres(o));
     if !all_drawn || (centres && !edges) {
         return None;
     }
@@ -102,7 +120,13 @@ pub fn net(p: &PuzzleCtx, perm: &Perm) -> Option<String> {
     let face_rows = |face: char| -> Vec<String> {
         coords
             .iter()
-            .map(|&r| coords.iter().map(|&c| sticker(face, r, c).to_string()).collect::<Vec<_>>().join(" "))
+            .map(|&r| {
+                coords
+                    .iter()
+                    .map(|&c| sticker(face, r, c).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .collect()
     };
     let w = 2 * n;
@@ -111,7 +135,12 @@ pub fn net(p: &PuzzleCtx, perm: &Perm) -> Option<String> {
     for row in face_rows('U') {
         out.push(format!("{pad}{row}"));
     }
-    let (l, f, r, b) = (face_rows('L'), face_rows('F'), face_rows('R'), face_rows('B'));
+    let (l, f, r, b) = (
+        face_rows('L'),
+        face_rows('F'),
+        face_rows('R'),
+        face_rows('B'),
+    );
     for i in 0..n {
         out.push(format!("{} {} {} {}", l[i], f[i], r[i], b[i]));
     }

@@ -20,7 +20,14 @@ pub fn splits(word: &str, is_name: &dyn Fn(&str) -> bool, limit: usize) -> Vec<V
     out
 }
 
-fn go(word: &str, at: usize, is_name: &dyn Fn(&str) -> bool, limit: usize, cur: &mut Vec<Piece>, out: &mut Vec<Vec<Piece>>) {
+fn go(
+    word: &str,
+    at: usize,
+    is_name: &dyn Fn(&str) -> bool,
+    limit: usize,
+    cur: &mut Vec<Piece>,
+    out: &mut Vec<Vec<Piece>>,
+) {
     if out.len() >= limit {
         return;
     }
@@ -38,7 +45,10 @@ fn go(word: &str, at: usize, is_name: &dyn Fn(&str) -> bool, limit: usize, cur: 
         if !is_name(name) {
             continue;
         }
-        let digits = rest[end..].chars().take_while(|c| c.is_ascii_digit()).count();
+        let digits = rest[end..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
         if digits > 0 && is_name(&rest[..end + digits]) {
             continue; // `R2` is a name itself: that reading is the one taken
         }
@@ -50,7 +60,12 @@ fn go(word: &str, at: usize, is_name: &dyn Fn(&str) -> bool, limit: usize, cur: 
         } else {
             None
         };
-        cur.push(Piece { name: name.to_string(), power, offset: at, len: end + digits });
+        cur.push(Piece {
+            name: name.to_string(),
+            power,
+            offset: at,
+            len: end + digits,
+        });
         go(word, at + end + digits, is_name, limit, cur, out);
         cur.pop();
     }

@@ -17,12 +17,19 @@ pub struct SeqVal {
 
 impl SeqVal {
     pub fn new(puzzle: Rc<PuzzleCtx>, word: Word) -> SeqVal {
-        SeqVal { puzzle, word, effect: OnceCell::new() }
+        SeqVal {
+            puzzle,
+            word,
+            effect: OnceCell::new(),
+        }
     }
 
     /// The permutation the sequence performs.
     pub fn effect(&self) -> &Perm {
-        self.effect.get_or_init(|| self.word.eval(&self.puzzle.alphabet, self.puzzle.def.degree()))
+        self.effect.get_or_init(|| {
+            self.word
+                .eval(&self.puzzle.alphabet, self.puzzle.def.degree())
+        })
     }
 
     /// The sequence as written; a named macro shows its definition.
@@ -55,7 +62,12 @@ pub struct GroupVal {
 
 impl GroupVal {
     pub fn new(puzzle: Rc<PuzzleCtx>, gens: Vec<Word>, text: String) -> GroupVal {
-        GroupVal { puzzle, gens, text, engine: Rc::new(OnceCell::new()) }
+        GroupVal {
+            puzzle,
+            gens,
+            text,
+            engine: Rc::new(OnceCell::new()),
+        }
     }
 }
 

@@ -20,7 +20,12 @@ impl PuzHelper {
             names.extend(p.def.moves.iter().map(|m| m.name.clone()));
         }
         names.extend(crate::eval::builtins::NAMES.iter().map(|s| s.to_string()));
-        names.extend(["use", "let", "move", "puzzle", "assert", "show", "metric", "group"].map(String::from));
+        names.extend(
+            [
+                "use", "let", "move", "puzzle", "assert", "show", "metric", "group",
+            ]
+            .map(String::from),
+        );
         names.extend(crate::stdlib::names().map(String::from));
         names.extend([":help", ":load", ":quit"].map(String::from));
         names.sort();
@@ -29,14 +34,23 @@ impl PuzHelper {
     }
 
     pub fn complete_word(&self, prefix: &str) -> Vec<String> {
-        self.names.iter().filter(|n| n.starts_with(prefix) && n.as_str() != prefix).cloned().collect()
+        self.names
+            .iter()
+            .filter(|n| n.starts_with(prefix) && n.as_str() != prefix)
+            .cloned()
+            .collect()
     }
 }
 
 impl Completer for PuzHelper {
     type Candidate = Pair;
 
-    fn complete(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let start = line[..pos]
             .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
             .map(|i| i + 1)
@@ -45,7 +59,14 @@ impl Completer for PuzHelper {
         if prefix.is_empty() {
             return Ok((pos, vec![]));
         }
-        let v = self.complete_word(prefix).into_iter().map(|n| Pair { display: n.clone(), replacement: n }).collect();
+        let v = self
+            .complete_word(prefix)
+            .into_iter()
+            .map(|n| Pair {
+                display: n.clone(),
+                replacement: n,
+            })
+            .collect();
         Ok((start, v))
     }
 }

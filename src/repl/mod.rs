@@ -42,21 +42,31 @@ fn history_path() -> Option<std::path::PathBuf> {
 
 pub fn run(mut it: Interp) -> ExitCode {
     it.allow_rebind = true;
-    let config = rustyline::Config::builder().auto_add_history(true).max_history_size(10_000).unwrap().build();
-    let mut rl = match rustyline::Editor::<PuzHelper, rustyline::history::DefaultHistory>::with_config(config) {
-        Ok(rl) => rl,
-        Err(e) => {
-            eprintln!("error: cannot start the line editor: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let config = rustyline::Config::builder()
+        .auto_add_history(true)
+        .max_history_size(10_000)
+        .unwrap()
+        .build();
+    let mut rl =
+        match rustyline::Editor::<PuzHelper, rustyline::history::DefaultHistory>::with_config(
+            config,
+        ) {
+            Ok(rl) => rl,
+            Err(e) => {
+                eprintln!("error: cannot start the line editor: {e}");
+                return ExitCode::from(2);
+            }
+        };
     let color = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let hist = history_path();
     if let Some(h) = &hist {
         let _ = rl.load_history(h);
     }
     if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        println!("puz {} — :help for help, :quit to leave", env!("CARGO_PKG_VERSION"));
+        println!(
+            "puz {} — :help for help, :quit to leave",
+            env!("CARGO_PKG_VERSION")
+        );
     }
     let mut n = 0;
     loop {
@@ -72,14 +82,16 @@ pub fn run(mut it: Interp) -> ExitCode {
                     match (parts.next().unwrap_or(""), parts.next().map(str::trim)) {
                         ("q" | "quit" | "exit", _) => break,
                         ("h" | "help", _) => println!("{HELP}"),
-                        ("load" | "l", Some(file)) if !file.is_empty() => match std::fs::read_to_string(file) {
-                            Ok(text) => {
-                                if let Err(d) = it.run_source(file, &text) {
-                                    eprint!("{}", d.render(color));
+                        ("load" | "l", Some(file)) if !file.is_empty() => {
+                            match std::fs::read_to_string(file) {
+                                Ok(text) => {
+                                    if let Err(d) = it.run_source(file, &text) {
+                                        eprint!("{}", d.render(color));
+                                    }
                                 }
+                                Err(e) => eprintln!("error: cannot read {file}: {e}"),
                             }
-                            Err(e) => eprintln!("error: cannot read {file}: {e}"),
-                        },
+                        }
                         ("load" | "l", _) => eprintln!("usage: :load FILE"),
                         (other, _) => eprintln!("unknown command :{other} (try :help)"),
                     }

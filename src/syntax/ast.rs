@@ -34,12 +34,30 @@ pub struct Ident {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
     Puzzle(PuzzleDef),
-    Use { name: Ident, args: Vec<Arg>, span: Span },
-    Let { name: Ident, value: Expr, span: Span },
+    Use {
+        name: Ident,
+        args: Vec<Arg>,
+        span: Span,
+    },
+    Let {
+        name: Ident,
+        value: Expr,
+        span: Span,
+    },
     Move(MoveDef),
-    Metric { name: Ident, value: Option<Expr>, span: Span },
-    Assert { expr: Expr, span: Span },
-    Show { expr: Expr, span: Span },
+    Metric {
+        name: Ident,
+        value: Option<Expr>,
+        span: Span,
+    },
+    Assert {
+        expr: Expr,
+        span: Span,
+    },
+    Show {
+        expr: Expr,
+        span: Span,
+    },
     Expr(Expr),
 }
 
@@ -73,11 +91,25 @@ pub enum OrbitSize {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum PuzzleItem {
-    Orbit { name: Ident, size: OrbitSize, twist: Option<(u64, Span)>, span: Span },
-    Points { count: usize, span: Span },
+    Orbit {
+        name: Ident,
+        size: OrbitSize,
+        twist: Option<(u64, Span)>,
+        span: Span,
+    },
+    Points {
+        count: usize,
+        span: Span,
+    },
     Move(MoveDef),
-    Gens { names: Vec<Ident>, span: Span },
-    Order { value: BigUint, span: Span },
+    Gens {
+        names: Vec<Ident>,
+        span: Span,
+    },
+    Order {
+        value: BigUint,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -176,14 +208,24 @@ pub enum ExprKind {
     Power(Box<Expr>, i64),
     /// `X'`.
     Prime(Box<Expr>),
-    Call { name: Ident, args: Vec<Arg> },
+    Call {
+        name: Ident,
+        args: Vec<Arg>,
+    },
     /// `<A, B>`.
     Group(Vec<Expr>),
     /// `[A, B]` (commutator), `[A: B]` (conjugate), or a list `[a, b, c]`.
-    Bracket { items: Vec<Expr>, colon: bool },
+    Bracket {
+        items: Vec<Expr>,
+        colon: bool,
+    },
     /// `{D2 U2}` (a simultaneous twist) or `{U, U2, U'}` (a generator set).
     Braces(Vec<Expr>),
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

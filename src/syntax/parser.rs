@@ -40,9 +40,10 @@ pub fn parse_sequence(text: &str, offset: usize) -> Result<Expr, Diag> {
 fn shift(e: &mut Expr, offset: usize) {
     e.span = Span::new(e.span.start + offset, e.span.end + offset);
     match &mut e.kind {
-        ExprKind::Seq(v) | ExprKind::Group(v) | ExprKind::Braces(v) | ExprKind::Bracket { items: v, .. } => {
-            v.iter_mut().for_each(|x| shift(x, offset))
-        }
+        ExprKind::Seq(v)
+        | ExprKind::Group(v)
+        | ExprKind::Braces(v)
+        | ExprKind::Bracket { items: v, .. } => v.iter_mut().for_each(|x| shift(x, offset)),
         ExprKind::Power(x, _) | ExprKind::Prime(x) => shift(x, offset),
         ExprKind::Call { name, args } => {
             name.span = Span::new(name.span.start + offset, name.span.end + offset);
@@ -68,12 +69,17 @@ fn span(p: &Pair<Rule>) -> Span {
 }
 
 fn ident(p: Pair<Rule>) -> Ident {
-    Ident { name: p.as_str().to_string(), span: span(&p) }
+    Ident {
+        name: p.as_str().to_string(),
+        span: span(&p),
+    }
 }
 
 fn int_value(p: &Pair<Rule>) -> Result<BigUint, Diag> {
     let digits: String = p.as_str().chars().filter(|c| *c != '_').collect();
-    digits.parse::<BigUint>().map_err(|_| Diag::new(span(p), "not a number"))
+    digits
+        .parse::<BigUint>()
+        .map_err(|_| Diag::new(span(p), "not a number"))
 }
 
 fn small_int(p: &Pair<Rule>, what: &str) -> Result<usize, Diag> {
@@ -81,7 +87,9 @@ fn small_int(p: &Pair<Rule>, what: &str) -> Result<usize, Diag> {
     usize::try_from(v)
         .ok()
         .filter(|&v| v <= 1 << 16)
-        .ok_or_else(|| Diag::new(span(p), format!("{what} is too large")).with_help("at most 65536"))
+        .ok_or_else(|| {
+            Diag::new(span(p), format!("{what} is too large")).with_help("at most 65536")
+        })
 }
 
 fn build_stmt(p: Pair<Rule>) -> Result<Stmt, Diag> {
@@ -91,7 +99,11 @@ fn build_stmt(p: Pair<Rule>) -> Result<Stmt, Diag> {
             let mut it = p.into_inner();
             let name = ident(it.next().unwrap());
             let items = it.map(build_puzzle_item).collect::<Result<Vec<_>, _>>()?;
-            Ok(Stmt::Puzzle(PuzzleDef { name, items, span: sp }))
+            Ok(Stmt::Puzzle(PuzzleDef {
+                name,
+                items,
+                span: sp,
+            }))
         }
         Rule::use_stmt => {
             let mut it = p.into_inner();
@@ -100,23 +112,41 @@ fn build_stmt(p: Pair<Rule>) -> Result<Stmt, Diag> {
                 Some(a) => build_args(a)?,
                 None => Vec::new(),
             };
-            Ok(Stmt::Use { name, args, span: sp })
+            Ok(Stmt::Use {
+                name,
+                args,
+                span: sp,
+            })
         }
         Rule::let_stmt => {
             let mut it = p.into_inner();
             let name = ident(it.next().unwrap());
             let value = build_expr(it.next().unwrap())?;
-            Ok(Stmt::Let { name, value, span: sp })
+            Ok(Stmt::Let {
+                name,
+                value,
+                span: sp,
+            })
         }
         Rule::move_def => Ok(Stmt::Move(build_move(p)?)),
         Rule::metric_def => {
             let mut it = p.into_inner();
             let name = ident(it.next().unwrap());
             let value = it.next().map(build_expr).transpose()?;
-            Ok(Stmt::Metric { name, value, span: sp })
+            Ok(Stmt::Metric {
+                name,
+                value,
+                span: sp,
+            })
         }
-        Rule::assert_stmt => Ok(Stmt::Assert { expr: build_expr(p.into_inner().next().unwrap())?, span: sp }),
-        Rule::show_stmt => Ok(Stmt::Show { expr: build_expr(p.into_inner().next().unwrap())?, span: sp }),
+        Rule::assert_stmt => Ok(Stmt::Assert {
+            expr: build_expr(p.into_inner().next().unwrap())?,
+            span: sp,
+        }),
+        Rule::show_stmt => Ok(Stmt::Show {
+            expr: build_expr(p.into_inner().next().unwrap())?,
+            span: sp,
+        }),
         Rule::expr => Ok(Stmt::Expr(build_expr(p)?)),
         r => unreachable!("statement rule {r:?}"),
     }
@@ -141,17 +171,31 @@ fn build_puzzle_item(p: Pair<Rule>) -> Result<PuzzleItem, Diag> {
                 }
                 None => None,
             };
-            Ok(PuzzleItem::Orbit { name, size, twist, span: sp })
+            Ok(PuzzleItem::Orbit {
+                name,
+                size,
+                twist,
+                span: sp,
+            })
         }
         Rule::points_def => {
             let n = p.into_inner().next().unwrap();
-            Ok(PuzzleItem::Points { count: small_int(&n, "a number of points")?, span: sp })
+            Ok(PuzzleItem::Points {
+                count: small_int(&n, "a number of points")?,
+                span: sp,
+            })
         }
         Rule::move_def => Ok(PuzzleItem::Move(build_move(p)?)),
-        Rule::gens_def => Ok(PuzzleItem::Gens { names: p.into_inner().map(ident).collect(), span: sp }),
+        Rule::gens_def => Ok(PuzzleItem::Gens {
+            names: p.into_inner().map(ident).collect(),
+            span: sp,
+        }),
         Rule::order_def => {
             let n = p.into_inner().next().unwrap();
-            Ok(PuzzleItem::Order { value: int_value(&n)?, span: sp })
+            Ok(PuzzleItem::Order {
+                value: int_value(&n)?,
+                span: sp,
+            })
         }
         r => unreachable!("puzzle item {r:?}"),
     }
@@ -186,20 +230,32 @@ fn build_move(p: Pair<Rule>) -> Result<MoveDef, Diag> {
                                     })?,
                                     None => 0,
                                 };
-                                elems.push(CycleElem { label, add, span: esp });
+                                elems.push(CycleElem {
+                                    label,
+                                    add,
+                                    span: esp,
+                                });
                             }
                             cycles.push(Cycle { elems, span: csp });
                         }
                         r => unreachable!("cycle part {r:?}"),
                     }
                 }
-                groups.push(CycleGroup { orbit, cycles, span: gsp });
+                groups.push(CycleGroup {
+                    orbit,
+                    cycles,
+                    span: gsp,
+                });
             }
             MoveBody::Cycles { groups, span: bsp }
         }
         _ => MoveBody::Seq(build_expr(body)?),
     };
-    Ok(MoveDef { name, body, span: sp })
+    Ok(MoveDef {
+        name,
+        body,
+        span: sp,
+    })
 }
 
 fn build_args(p: Pair<Rule>) -> Result<Vec<Arg>, Diag> {
@@ -212,9 +268,17 @@ fn build_args(p: Pair<Rule>) -> Result<Vec<Arg>, Diag> {
                     let mut it = inner.into_inner();
                     let name = ident(it.next().unwrap());
                     let value = build_expr(it.next().unwrap())?;
-                    Ok(Arg { name: Some(name), value, span: sp })
+                    Ok(Arg {
+                        name: Some(name),
+                        value,
+                        span: sp,
+                    })
                 }
-                _ => Ok(Arg { name: None, value: build_expr(inner)?, span: sp }),
+                _ => Ok(Arg {
+                    name: None,
+                    value: build_expr(inner)?,
+                    span: sp,
+                }),
             }
         })
         .collect()
@@ -254,11 +318,17 @@ fn build_expr(p: Pair<Rule>) -> Result<Expr, Diag> {
         }
         Rule::sequence | Rule::seq_ml => {
             let sp = span(&p);
-            let mut terms = p.into_inner().map(build_term).collect::<Result<Vec<_>, _>>()?;
+            let mut terms = p
+                .into_inner()
+                .map(build_term)
+                .collect::<Result<Vec<_>, _>>()?;
             if terms.len() == 1 {
                 Ok(terms.pop().unwrap())
             } else {
-                Ok(Expr { kind: ExprKind::Seq(terms), span: sp })
+                Ok(Expr {
+                    kind: ExprKind::Seq(terms),
+                    span: sp,
+                })
             }
         }
         Rule::term => build_term(p),
@@ -274,7 +344,14 @@ fn fold(mut operands: Vec<Expr>, ops: Vec<BinOp>) -> Expr {
         let rhs = out.pop().unwrap();
         let lhs = out.pop().unwrap();
         let span = lhs.span.to(rhs.span);
-        out.push(Expr { kind: ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span });
+        out.push(Expr {
+            kind: ExprKind::Binary {
+                op,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+            span,
+        });
     };
     operands.reverse();
     out.push(operands.pop().unwrap());
@@ -304,13 +381,20 @@ fn build_term(p: Pair<Rule>) -> Result<Expr, Diag> {
         let q = post.into_inner().next().unwrap();
         let sp = e.span.to(span(&q));
         e = match q.as_rule() {
-            Rule::prime => Expr { kind: ExprKind::Prime(Box::new(e)), span: sp },
+            Rule::prime => Expr {
+                kind: ExprKind::Prime(Box::new(e)),
+                span: sp,
+            },
             _ => {
                 let digits = q.as_str().trim_start_matches('^');
                 let k = digits.parse::<i64>().map_err(|_| {
-                    Diag::new(span(&q), "power too large").with_help("powers are written as `(R U)3` or `(R U)^-1`")
+                    Diag::new(span(&q), "power too large")
+                        .with_help("powers are written as `(R U)3` or `(R U)^-1`")
                 })?;
-                Expr { kind: ExprKind::Power(Box::new(e), k), span: sp }
+                Expr {
+                    kind: ExprKind::Power(Box::new(e), k),
+                    span: sp,
+                }
             }
         };
     }
@@ -332,7 +416,9 @@ fn build_atom(p: Pair<Rule>) -> Result<Expr, Diag> {
             let args = build_args(it.next().unwrap())?;
             ExprKind::Call { name, args }
         }
-        Rule::group_lit => ExprKind::Group(p.into_inner().map(build_expr).collect::<Result<_, _>>()?),
+        Rule::group_lit => {
+            ExprKind::Group(p.into_inner().map(build_expr).collect::<Result<_, _>>()?)
+        }
         Rule::bracket => {
             let mut items = Vec::new();
             let mut colon = false;
@@ -365,7 +451,9 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         Rule::EOI => "end of input",
         Rule::name | Rule::word | Rule::orbit_ref => "a name",
         Rule::int => "a number",
-        Rule::expr | Rule::expr_ml | Rule::sequence | Rule::seq_ml | Rule::term | Rule::atom => "a move or expression",
+        Rule::expr | Rule::expr_ml | Rule::sequence | Rule::seq_ml | Rule::term | Rule::atom => {
+            "a move or expression"
+        }
         Rule::binop => "an operator",
         Rule::postfix | Rule::prime | Rule::power => "a power or `'`",
         Rule::cycle | Rule::cycles | Rule::cycle_group => "a cycle such as `corners(0 1 2)`",
@@ -391,7 +479,9 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> Diag {
     };
     let found = src[start..].chars().next();
     let mut expected: Vec<&str> = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => positives.iter().filter_map(rule_name).collect(),
+        ErrorVariant::ParsingError { positives, .. } => {
+            positives.iter().filter_map(rule_name).collect()
+        }
         ErrorVariant::CustomError { .. } => vec![],
     };
     expected.sort();
@@ -401,19 +491,28 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> Diag {
         Some('\n') | Some('\r') => "unexpected end of line".to_string(),
         Some(c) => format!("unexpected `{c}`"),
     };
-    let label = if expected.is_empty() { "here".to_string() } else { format!("expected {}", expected.join(" or ")) };
+    let label = if expected.is_empty() {
+        "here".to_string()
+    } else {
+        format!("expected {}", expected.join(" or "))
+    };
     let open = unclosed_at(&src[..start]);
     let help = match (found, open) {
         (_, Some((c, _))) => Some(format!("a `{c}` opened before this point is not closed")),
         (Some(')'), _) | (Some(']'), _) | (Some('>'), _) | (Some('}'), _) => {
             Some("this closes a bracket that was not opened".to_string())
         }
-        (Some(c), _) if c.is_ascii_digit() => {
-            Some("powers follow their move directly: `R2`, `(R U)3`; names start with a letter".to_string())
-        }
+        (Some(c), _) if c.is_ascii_digit() => Some(
+            "powers follow their move directly: `R2`, `(R U)3`; names start with a letter"
+                .to_string(),
+        ),
         _ => Some("see `:help` or docs/language.md for the syntax".to_string()),
     };
-    let end = if end <= start { (start + 1).min(src.len()) } else { end };
+    let end = if end <= start {
+        (start + 1).min(src.len())
+    } else {
+        end
+    };
     let mut d = Diag::new(Span::new(start, end), format!("syntax error: {what}")).with_label(label);
     d.help = help;
     if let Some((c, at)) = open {
@@ -460,7 +559,10 @@ mod tests {
     #[test]
     fn sequences_and_postfixes() {
         match one("R U R' U2 (R U)3 [R, U] [R: U]2 (R U)^-1") {
-            Stmt::Expr(Expr { kind: ExprKind::Seq(v), .. }) => assert_eq!(v.len(), 8),
+            Stmt::Expr(Expr {
+                kind: ExprKind::Seq(v),
+                ..
+            }) => assert_eq!(v.len(), 8),
             s => panic!("{s:?}"),
         }
     }
@@ -477,8 +579,20 @@ mod tests {
         match one(src) {
             Stmt::Puzzle(p) => {
                 assert_eq!(p.items.len(), 5);
-                assert!(matches!(&p.items[2], PuzzleItem::Move(MoveDef { body: MoveBody::Cycles { .. }, .. })));
-                assert!(matches!(&p.items[3], PuzzleItem::Move(MoveDef { body: MoveBody::Seq(_), .. })));
+                assert!(matches!(
+                    &p.items[2],
+                    PuzzleItem::Move(MoveDef {
+                        body: MoveBody::Cycles { .. },
+                        ..
+                    })
+                ));
+                assert!(matches!(
+                    &p.items[3],
+                    PuzzleItem::Move(MoveDef {
+                        body: MoveBody::Seq(_),
+                        ..
+                    })
+                ));
             }
             s => panic!("{s:?}"),
         }
@@ -493,7 +607,13 @@ mod tests {
     #[test]
     fn precedence() {
         match one("order(G) / 2 + 1 == 3") {
-            Stmt::Expr(Expr { kind: ExprKind::Binary { op: BinOp::Eq, lhs, .. }, .. }) => {
+            Stmt::Expr(Expr {
+                kind:
+                    ExprKind::Binary {
+                        op: BinOp::Eq, lhs, ..
+                    },
+                ..
+            }) => {
                 assert!(matches!(lhs.kind, ExprKind::Binary { op: BinOp::Add, .. }))
             }
             s => panic!("{s:?}"),
@@ -502,14 +622,29 @@ mod tests {
 
     #[test]
     fn group_literal_and_membership() {
-        assert!(matches!(one("(R U R' U') in <U, R>"), Stmt::Expr(Expr { kind: ExprKind::Binary { op: BinOp::In, .. }, .. })));
-        assert!(matches!(one("<U> <= <U, R>"), Stmt::Expr(Expr { kind: ExprKind::Binary { op: BinOp::Le, .. }, .. })));
+        assert!(matches!(
+            one("(R U R' U') in <U, R>"),
+            Stmt::Expr(Expr {
+                kind: ExprKind::Binary { op: BinOp::In, .. },
+                ..
+            })
+        ));
+        assert!(matches!(
+            one("<U> <= <U, R>"),
+            Stmt::Expr(Expr {
+                kind: ExprKind::Binary { op: BinOp::Le, .. },
+                ..
+            })
+        ));
     }
 
     #[test]
     fn named_args() {
         match one("chain(G, base: [E, D, C])") {
-            Stmt::Expr(Expr { kind: ExprKind::Call { args, .. }, .. }) => {
+            Stmt::Expr(Expr {
+                kind: ExprKind::Call { args, .. },
+                ..
+            }) => {
                 assert_eq!(args.len(), 2);
                 assert_eq!(args[1].name.as_ref().unwrap().name, "base");
             }

@@ -11,14 +11,22 @@ pub enum Interrupt {
     /// The user pressed Ctrl-C (or the cancel flag was set).
     Cancelled,
     /// The computation would need more memory than allowed.
-    TooLarge { what: String, needed: u64, available: u64 },
+    TooLarge {
+        what: String,
+        needed: u64,
+        available: u64,
+    },
 }
 
 impl fmt::Display for Interrupt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Interrupt::Cancelled => write!(f, "interrupted"),
-            Interrupt::TooLarge { what, needed, available } => write!(
+            Interrupt::TooLarge {
+                what,
+                needed,
+                available,
+            } => write!(
                 f,
                 "{what} needs {} of memory but only {} is available",
                 human_bytes(*needed),
@@ -59,20 +67,30 @@ pub struct Control {
 
 impl Default for Control {
     fn default() -> Self {
-        Control { cancel: Arc::new(AtomicBool::new(false)), progress: None, memory_limit: available_memory() }
+        Control {
+            cancel: Arc::new(AtomicBool::new(false)),
+            progress: None,
+            memory_limit: available_memory(),
+        }
     }
 }
 
 impl fmt::Debug for Control {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Control").field("cancelled", &self.cancelled()).field("memory_limit", &self.memory_limit).finish()
+        f.debug_struct("Control")
+            .field("cancelled", &self.cancelled())
+            .field("memory_limit", &self.memory_limit)
+            .finish()
     }
 }
 
 impl Control {
     /// A control sharing this cancel flag (set it from a Ctrl-C handler).
     pub fn with_flag(cancel: Arc<AtomicBool>) -> Control {
-        Control { cancel, ..Default::default() }
+        Control {
+            cancel,
+            ..Default::default()
+        }
     }
 
     /// Reports progress lines to `f` (the REPL prints them on stderr).
@@ -109,7 +127,11 @@ impl Control {
     /// Refuses, before starting, a computation that needs more than the limit.
     pub fn reserve(&self, what: &str, bytes: u64) -> Result<(), Interrupt> {
         if bytes > self.memory_limit {
-            Err(Interrupt::TooLarge { what: what.to_string(), needed: bytes, available: self.memory_limit })
+            Err(Interrupt::TooLarge {
+                what: what.to_string(),
+                needed: bytes,
+                available: self.memory_limit,
+            })
         } else {
             Ok(())
         }
@@ -136,10 +158,16 @@ mod tests {
 
     #[test]
     fn refuses_too_large() {
-        let c = Control { memory_limit: 1000, ..Default::default() };
+        let c = Control {
+            memory_limit: 1000,
+            ..Default::default()
+        };
         assert!(c.reserve("table", 999).is_ok());
         let e = c.reserve("table", 5 << 30).unwrap_err();
-        assert_eq!(e.to_string(), "table needs 5.0 GiB of memory but only 1000 B is available");
+        assert_eq!(
+            e.to_string(),
+            "table needs 5.0 GiB of memory but only 1000 B is available"
+        );
         c.flag().store(true, Ordering::Relaxed);
         assert_eq!(c.check(), Err(Interrupt::Cancelled));
     }

@@ -35,7 +35,10 @@ impl Orbit {
 
     /// The name of a location (its label, or its number).
     pub fn label(&self, loc: usize) -> String {
-        self.labels.get(loc).cloned().unwrap_or_else(|| loc.to_string())
+        self.labels
+            .get(loc)
+            .cloned()
+            .unwrap_or_else(|| loc.to_string())
     }
 
     /// The location with this label or number.
@@ -93,10 +96,16 @@ impl fmt::Display for CycleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CycleError::Repeated { orbit, location } => {
-                write!(f, "location {location} of orbit `{orbit}` appears twice in this move")
+                write!(
+                    f,
+                    "location {location} of orbit `{orbit}` appears twice in this move"
+                )
             }
             CycleError::NoTwist { orbit } => {
-                write!(f, "orbit `{orbit}` has no twist, so its pieces cannot change orientation")
+                write!(
+                    f,
+                    "orbit `{orbit}` has no twist, so its pieces cannot change orientation"
+                )
             }
             CycleError::OutOfRange { orbit, location } => {
                 write!(f, "orbit `{orbit}` has no location {location}")
@@ -117,7 +126,11 @@ pub struct MoveBuilder<'p> {
 impl<'p> MoveBuilder<'p> {
     pub fn new(puzzle: &'p Puzzle) -> Self {
         let n = puzzle.degree();
-        MoveBuilder { puzzle, images: (0..n).collect(), touched: vec![false; puzzle.total_locations()] }
+        MoveBuilder {
+            puzzle,
+            images: (0..n).collect(),
+            touched: vec![false; puzzle.total_locations()],
+        }
     }
 
     /// Adds the cycle `(a+i b+j c ...)` on orbit `orbit`: `(location, twist added on leaving)`.
@@ -126,13 +139,21 @@ impl<'p> MoveBuilder<'p> {
         let loc_base: usize = self.puzzle.orbits[..orbit].iter().map(|o| o.size).sum();
         for &(loc, add) in elems {
             if loc >= o.size {
-                return Err(CycleError::OutOfRange { orbit: o.name.clone(), location: loc });
+                return Err(CycleError::OutOfRange {
+                    orbit: o.name.clone(),
+                    location: loc,
+                });
             }
             if o.twist == 1 && add != 0 {
-                return Err(CycleError::NoTwist { orbit: o.name.clone() });
+                return Err(CycleError::NoTwist {
+                    orbit: o.name.clone(),
+                });
             }
             if self.touched[loc_base + loc] {
-                return Err(CycleError::Repeated { orbit: o.name.clone(), location: o.label(loc) });
+                return Err(CycleError::Repeated {
+                    orbit: o.name.clone(),
+                    location: o.label(loc),
+                });
             }
             self.touched[loc_base + loc] = true;
         }
@@ -155,13 +176,28 @@ impl<'p> MoveBuilder<'p> {
 impl Puzzle {
     /// An empty puzzle with this name.
     pub fn new(name: impl Into<String>) -> Puzzle {
-        Puzzle { name: name.into(), ..Default::default() }
+        Puzzle {
+            name: name.into(),
+            ..Default::default()
+        }
     }
 
     /// Appends an orbit and returns its index.
-    pub fn add_orbit(&mut self, name: impl Into<String>, size: usize, twist: u8, labels: Vec<String>) -> usize {
+    pub fn add_orbit(
+        &mut self,
+        name: impl Into<String>,
+        size: usize,
+        twist: u8,
+        labels: Vec<String>,
+    ) -> usize {
         let offset = self.degree();
-        self.orbits.push(Orbit { name: name.into(), size, twist: twist.max(1), labels, offset });
+        self.orbits.push(Orbit {
+            name: name.into(),
+            size,
+            twist: twist.max(1),
+            labels,
+            offset,
+        });
         self.orbits.len() - 1
     }
 
@@ -284,12 +320,18 @@ impl Puzzle {
                     let _ = b;
                     elems.push((a, add));
                 }
-                if c.len() == 1 && total % o.twist as u32 == 0 {
+                if c.len() == 1 && total.is_multiple_of(o.twist as u32) {
                     continue;
                 }
                 let text: Vec<String> = elems
                     .iter()
-                    .map(|&(a, add)| if add == 0 { o.label(a) } else { format!("{}+{}", o.label(a), add) })
+                    .map(|&(a, add)| {
+                        if add == 0 {
+                            o.label(a)
+                        } else {
+                            format!("{}+{}", o.label(a), add)
+                        }
+                    })
                     .collect();
                 cycles.push(format!("({})", text.join(" ")));
             }
@@ -312,12 +354,30 @@ mod tests {
     fn cube2() -> Puzzle {
         let mut p = Puzzle::new("cube2");
         let names = ["UFR", "URB", "UBL", "ULF", "DRF", "DFL", "DLB", "DBR"];
-        p.add_orbit("corners", 8, 3, names.iter().map(|s| s.to_string()).collect());
+        p.add_orbit(
+            "corners",
+            8,
+            3,
+            names.iter().map(|s| s.to_string()).collect(),
+        );
         let loc = |s: &str| p.orbits[0].location(s).unwrap();
         let mut b = MoveBuilder::new(&p);
-        b.cycle(0, &[(loc("UFR"), 2), (loc("URB"), 1), (loc("DBR"), 2), (loc("DRF"), 1)]).unwrap();
+        b.cycle(
+            0,
+            &[
+                (loc("UFR"), 2),
+                (loc("URB"), 1),
+                (loc("DBR"), 2),
+                (loc("DRF"), 1),
+            ],
+        )
+        .unwrap();
         let r = b.finish();
-        p.moves.push(NamedMove { name: "R".into(), perm: r, primitive: true });
+        p.moves.push(NamedMove {
+            name: "R".into(),
+            perm: r,
+            primitive: true,
+        });
         p
     }
 
@@ -336,9 +396,15 @@ mod tests {
         let mut p = Puzzle::new("t");
         p.add_orbit("e", 3, 1, vec![]);
         let mut b = MoveBuilder::new(&p);
-        assert!(matches!(b.cycle(0, &[(0, 1), (1, 0)]), Err(CycleError::NoTwist { .. })));
+        assert!(matches!(
+            b.cycle(0, &[(0, 1), (1, 0)]),
+            Err(CycleError::NoTwist { .. })
+        ));
         let mut b = MoveBuilder::new(&p);
-        assert!(matches!(b.cycle(0, &[(0, 0), (0, 0)]), Err(CycleError::Repeated { .. })));
+        assert!(matches!(
+            b.cycle(0, &[(0, 0), (0, 0)]),
+            Err(CycleError::Repeated { .. })
+        ));
     }
 
     #[test]

@@ -26,7 +26,11 @@ impl Alphabet {
             let inv = p.inverse();
             inverse.push(perms.iter().position(|q| *q == inv)? as u32);
         }
-        Some(Alphabet { names, perms, inverse })
+        Some(Alphabet {
+            names,
+            perms,
+            inverse,
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -116,7 +120,9 @@ impl Word {
     pub fn len(&self) -> u128 {
         match self {
             Word::Letter(_) => 1,
-            Word::Seq(items) => items.iter().fold(0u128, |acc, w| acc.saturating_add(w.len())),
+            Word::Seq(items) => items
+                .iter()
+                .fold(0u128, |acc, w| acc.saturating_add(w.len())),
             Word::Repeat(w, n) => w.len().saturating_mul(*n as u128),
             Word::Inverse(w) | Word::Named(_, w) => w.len(),
         }
@@ -145,7 +151,10 @@ impl Word {
 
     /// The letters in order, streamed from the nested form.
     pub fn stream<'a>(&'a self, alpha: &'a Alphabet) -> Stream<'a> {
-        Stream { inverse: &alpha.inverse, stack: vec![(self, false, 0)] }
+        Stream {
+            inverse: &alpha.inverse,
+            stack: vec![(self, false, 0)],
+        }
     }
 
     /// All letters in a vector (only for words known to be short).
@@ -166,7 +175,11 @@ impl Word {
         loop {
             match node {
                 Word::Letter(l) => {
-                    let l = if inverted { alpha.inverse[*l as usize] } else { *l };
+                    let l = if inverted {
+                        alpha.inverse[*l as usize]
+                    } else {
+                        *l
+                    };
                     return Some((frames, l));
                 }
                 Word::Named(name, w) => {
@@ -188,8 +201,11 @@ impl Word {
                 }
                 Word::Seq(items) => {
                     let n = items.len();
-                    let order: Box<dyn Iterator<Item = usize>> =
-                        if inverted { Box::new((0..n).rev()) } else { Box::new(0..n) };
+                    let order: Box<dyn Iterator<Item = usize>> = if inverted {
+                        Box::new((0..n).rev())
+                    } else {
+                        Box::new(0..n)
+                    };
                     let mut found = None;
                     for j in order {
                         let l = items[j].len();
@@ -341,7 +357,10 @@ mod tests {
         let a = Perm::from_cycles(3, &[vec![0, 1]]).unwrap();
         let b = Perm::from_cycles(3, &[vec![1, 2]]).unwrap();
         let c = Perm::from_cycles(3, &[vec![0, 1, 2]]).unwrap();
-        let names = ["a", "b", "c", "c'"].iter().map(|s| s.to_string()).collect();
+        let names = ["a", "b", "c", "c'"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         Alphabet::new(names, vec![a, b, c.clone(), c.inverse()]).unwrap()
     }
 
@@ -373,11 +392,16 @@ mod tests {
         assert_eq!(l, 1);
         assert_eq!(
             frames,
-            vec![Frame::Repeat { k: 2, n: 3 }, Frame::Item { i: 1, n: 2 }, Frame::Named("P".into()), Frame::Item { i: 1, n: 2 }]
-                .into_iter()
-                .take(3)
-                .chain([Frame::Item { i: 2, n: 2 }])
-                .collect::<Vec<_>>()
+            vec![
+                Frame::Repeat { k: 2, n: 3 },
+                Frame::Item { i: 1, n: 2 },
+                Frame::Named("P".into()),
+                Frame::Item { i: 1, n: 2 }
+            ]
+            .into_iter()
+            .take(3)
+            .chain([Frame::Item { i: 2, n: 2 }])
+            .collect::<Vec<_>>()
         );
         assert!(w.locate(&al, 9).is_none());
         // Every located letter agrees with the stream.
@@ -390,8 +414,16 @@ mod tests {
     #[test]
     fn display_keeps_structure() {
         let al = alpha();
-        let w = Word::seq(vec![Word::seq(vec![Word::Letter(0), Word::Letter(1)]).pow(3), Word::Letter(2)]);
+        let w = Word::seq(vec![
+            Word::seq(vec![Word::Letter(0), Word::Letter(1)]).pow(3),
+            Word::Letter(2),
+        ]);
         assert_eq!(w.display(&al), "(a b)3 c");
-        assert_eq!(Word::seq(vec![Word::Letter(0), Word::Letter(1)]).inverse().display(&al), "(a b)'");
+        assert_eq!(
+            Word::seq(vec![Word::Letter(0), Word::Letter(1)])
+                .inverse()
+                .display(&al),
+            "(a b)'"
+        );
     }
 }

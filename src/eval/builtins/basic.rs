@@ -11,7 +11,14 @@ fn seq_or_pos(it: &mut Interp, a: &Args, i: usize) -> EvalResult<Value> {
     let v = it.eval(e)?;
     match v {
         Value::Seq(_) | Value::Pos(..) => Ok(v),
-        other => Err(Diag::new(e.span, format!("`{}` needs a move sequence or a position, not {}", a.fname.name, other.type_name()))),
+        other => Err(Diag::new(
+            e.span,
+            format!(
+                "`{}` needs a move sequence or a position, not {}",
+                a.fname.name,
+                other.type_name()
+            ),
+        )),
     }
 }
 
@@ -23,7 +30,13 @@ pub fn order(it: &mut Interp, a: &Args) -> EvalResult<Value> {
         Value::Group(g) => super::group::order(it, &g.clone(), e.span),
         _ => match v.perm() {
             Some((_, p)) => Ok(Value::Int(BigInt::from(p.order()))),
-            None => Err(Diag::new(e.span, format!("`order` needs a sequence, a position or a group, not {}", v.type_name()))),
+            None => Err(Diag::new(
+                e.span,
+                format!(
+                    "`order` needs a sequence, a position or a group, not {}",
+                    v.type_name()
+                ),
+            )),
         },
     }
 }
@@ -40,14 +53,20 @@ pub fn length(it: &mut Interp, a: &Args) -> EvalResult<Value> {
     let e = a.pos(0).unwrap();
     match it.eval(e)? {
         Value::Seq(s) => Ok(Value::Int(BigInt::from(s.word.len()))),
-        other => Err(Diag::new(e.span, format!("`length` needs a move sequence, not {}", other.type_name()))),
+        other => Err(Diag::new(
+            e.span,
+            format!("`length` needs a move sequence, not {}", other.type_name()),
+        )),
     }
 }
 
 pub fn inverse(it: &mut Interp, a: &Args) -> EvalResult<Value> {
     a.expect(1, 1, &[])?;
     match seq_or_pos(it, a, 0)? {
-        Value::Seq(s) => Ok(Value::Seq(SeqVal::new(s.puzzle.clone(), s.word.clone().inverse()))),
+        Value::Seq(s) => Ok(Value::Seq(SeqVal::new(
+            s.puzzle.clone(),
+            s.word.clone().inverse(),
+        ))),
         Value::Pos(p, perm) => Ok(Value::Pos(p, perm.inverse())),
         _ => unreachable!(),
     }

@@ -12,8 +12,21 @@ use crate::syntax::{Arg, BinOp, Expr, Ident, Span};
 
 /// Every builtin name (for completion, suggestions and the rule that `let` may not hide one).
 pub const NAMES: &[&str] = &[
-    "order", "cycles", "length", "inverse", "row", "moves", "chain", "solve", "random", "rank", "unrank", "index", "orbit",
-    "stabilizer", "why",
+    "order",
+    "cycles",
+    "length",
+    "inverse",
+    "row",
+    "moves",
+    "chain",
+    "solve",
+    "random",
+    "rank",
+    "unrank",
+    "index",
+    "orbit",
+    "stabilizer",
+    "why",
 ];
 
 pub fn is_builtin(name: &str) -> bool {
@@ -22,21 +35,51 @@ pub fn is_builtin(name: &str) -> bool {
 
 /// One-line descriptions for `:help`.
 pub const HELP: &[(&str, &str)] = &[
-    ("order(x)", "order of a sequence or position; |G| of a group"),
-    ("cycles(x)", "the effect of a sequence in cycle notation on the puzzle's orbits"),
-    ("length(x)", "the number of moves of a sequence (streamed, never expanded)"),
+    (
+        "order(x)",
+        "order of a sequence or position; |G| of a group",
+    ),
+    (
+        "cycles(x)",
+        "the effect of a sequence in cycle notation on the puzzle's orbits",
+    ),
+    (
+        "length(x)",
+        "the number of moves of a sequence (streamed, never expanded)",
+    ),
     ("inverse(x)", "the inverse sequence (same as x')"),
-    ("row(n)", "n pieces in a row with adjacent swaps s1..s(n-1) (`use row(5)`)"),
+    (
+        "row(n)",
+        "n pieces in a row with adjacent swaps s1..s(n-1) (`use row(5)`)",
+    ),
     ("moves()", "the moves of the puzzle in use"),
-    ("chain(G, base: [..], reps: true)", "the stabiliser chain: cosets and word lengths per stage"),
-    ("solve(x, G)", "a sequence from the chain that solves position x (re-checked; not optimal)"),
+    (
+        "chain(G, base: [..], reps: true)",
+        "the stabiliser chain: cosets and word lengths per stage",
+    ),
+    (
+        "solve(x, G)",
+        "a sequence from the chain that solves position x (re-checked; not optimal)",
+    ),
     ("random(G, seed: n)", "a uniformly random position of G"),
-    ("rank(x, G)", "the rank of x in 0..|G|-1 (mixed radix along the chain)"),
+    (
+        "rank(x, G)",
+        "the rank of x in 0..|G|-1 (mixed radix along the chain)",
+    ),
     ("unrank(n, G)", "the position of rank n"),
     ("index(G, H)", "[G : H] for a subgroup H of G"),
-    ("orbit(G, loc)", "where the piece at a location can go (with orientations)"),
-    ("stabilizer(G, loc)", "the subgroup fixing a location (or a list of them)"),
-    ("why(x, G)", "whether x is in G, and which stage of the chain rejects it"),
+    (
+        "orbit(G, loc)",
+        "where the piece at a location can go (with orientations)",
+    ),
+    (
+        "stabilizer(G, loc)",
+        "the subgroup fixing a location (or a list of them)",
+    ),
+    (
+        "why(x, G)",
+        "whether x is in G, and which stage of the chain rejects it",
+    ),
 ];
 
 /// The arguments of one call.
@@ -51,18 +94,39 @@ impl<'a> Args<'a> {
     pub fn expect(&self, min: usize, max: usize, named: &[&str]) -> EvalResult<()> {
         let pos = self.args.iter().filter(|a| a.name.is_none()).count();
         if pos < min || pos > max {
-            let want = if min == max { format!("{min}") } else { format!("{min} to {max}") };
-            return Err(Diag::new(self.span, format!("`{}` takes {want} argument{}, not {pos}", self.fname.name, if max == 1 { "" } else { "s" }))
-                .with_help(usage(&self.fname.name)));
+            let want = if min == max {
+                format!("{min}")
+            } else {
+                format!("{min} to {max}")
+            };
+            return Err(Diag::new(
+                self.span,
+                format!(
+                    "`{}` takes {want} argument{}, not {pos}",
+                    self.fname.name,
+                    if max == 1 { "" } else { "s" }
+                ),
+            )
+            .with_help(usage(&self.fname.name)));
         }
         for a in self.args {
             if let Some(n) = &a.name {
                 if !named.contains(&n.name.as_str()) {
-                    let d = Diag::new(n.span, format!("`{}` has no option `{}`", self.fname.name, n.name));
+                    let d = Diag::new(
+                        n.span,
+                        format!("`{}` has no option `{}`", self.fname.name, n.name),
+                    );
                     return Err(if named.is_empty() {
                         d.with_help(usage(&self.fname.name))
                     } else {
-                        d.with_help(format!("its options are {}", named.iter().map(|s| format!("`{s}:`")).collect::<Vec<_>>().join(", ")))
+                        d.with_help(format!(
+                            "its options are {}",
+                            named
+                                .iter()
+                                .map(|s| format!("`{s}:`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
                     });
                 }
             }
@@ -71,11 +135,18 @@ impl<'a> Args<'a> {
     }
 
     pub fn pos(&self, i: usize) -> Option<&'a Expr> {
-        self.args.iter().filter(|a| a.name.is_none()).nth(i).map(|a| &a.value)
+        self.args
+            .iter()
+            .filter(|a| a.name.is_none())
+            .nth(i)
+            .map(|a| &a.value)
     }
 
     pub fn named(&self, name: &str) -> Option<&'a Expr> {
-        self.args.iter().find(|a| a.name.as_ref().is_some_and(|n| n.name == name)).map(|a| &a.value)
+        self.args
+            .iter()
+            .find(|a| a.name.as_ref().is_some_and(|n| n.name == name))
+            .map(|a| &a.value)
     }
 }
 
@@ -87,7 +158,11 @@ fn usage(name: &str) -> String {
 }
 
 pub fn call(it: &mut Interp, name: &Ident, args: &[Arg], span: Span) -> EvalResult<Value> {
-    let a = Args { fname: name, args, span };
+    let a = Args {
+        fname: name,
+        args,
+        span,
+    };
     match name.name.as_str() {
         "order" => basic::order(it, &a),
         "cycles" => basic::cycles(it, &a),
@@ -105,12 +180,20 @@ pub fn call(it: &mut Interp, name: &Ident, args: &[Arg], span: Span) -> EvalResu
         "stabilizer" => group::stabilizer(it, &a),
         "why" => group::why(it, &a),
         other => {
-            if it.vars.contains_key(other) || it.current.as_ref().is_some_and(|p| p.move_index(other).is_some()) {
+            if it.vars.contains_key(other)
+                || it
+                    .current
+                    .as_ref()
+                    .is_some_and(|p| p.move_index(other).is_some())
+            {
                 return Err(Diag::new(name.span, format!("`{other}` is not a function"))
-                    .with_help(format!("to follow `{other}` by a bracketed sequence, put a space: `{other} (...)`")));
+                    .with_help(format!(
+                        "to follow `{other}` by a bracketed sequence, put a space: `{other} (...)`"
+                    )));
             }
             let near = super::names::suggest(other, NAMES.iter().copied());
-            let d = Diag::new(name.span, format!("unknown function `{other}`")).with_label("not a builtin");
+            let d = Diag::new(name.span, format!("unknown function `{other}`"))
+                .with_label("not a builtin");
             Err(if near.is_empty() {
                 d.with_help(format!("builtins: {}", NAMES.join(", ")))
             } else {
@@ -125,14 +208,28 @@ pub fn constant(_it: &mut Interp, _name: &str, _span: Span) -> EvalResult<Option
     Ok(None)
 }
 
-pub fn metric_stmt(_it: &mut Interp, name: &Ident, _value: Option<&Expr>, span: Span) -> EvalResult<()> {
-    Err(Diag::new(span, format!("metric `{}`: metrics are not available yet", name.name)))
+pub fn metric_stmt(
+    _it: &mut Interp,
+    name: &Ident,
+    _value: Option<&Expr>,
+    span: Span,
+) -> EvalResult<()> {
+    Err(Diag::new(
+        span,
+        format!("metric `{}`: metrics are not available yet", name.name),
+    ))
 }
 
 pub fn membership(it: &mut Interp, l: &Value, r: &Value, span: Span) -> EvalResult<Value> {
     group::membership(it, l, r, span)
 }
 
-pub fn group_compare(it: &mut Interp, op: BinOp, l: &Value, r: &Value, span: Span) -> EvalResult<Value> {
+pub fn group_compare(
+    it: &mut Interp,
+    op: BinOp,
+    l: &Value,
+    r: &Value,
+    span: Span,
+) -> EvalResult<Value> {
     group::compare(it, op, l, r, span)
 }

@@ -17,7 +17,12 @@ pub fn row(it: &mut Interp, a: &Args) -> EvalResult<Value> {
     let e = a.pos(0).unwrap();
     let n = match it.eval(e)? {
         Value::Int(i) => small(&i, e.span)?,
-        v => return Err(Diag::new(e.span, format!("`row` needs a number of pieces, not {}", v.type_name()))),
+        v => {
+            return Err(Diag::new(
+                e.span,
+                format!("`row` needs a number of pieces, not {}", v.type_name()),
+            ))
+        }
     };
     if !(2..=1000).contains(&n) {
         return Err(Diag::new(e.span, "`row(n)` needs 2 <= n <= 1000"));
@@ -36,10 +41,18 @@ pub fn row_puzzle(n: usize) -> PuzzleCtx {
     };
     for i in 0..n - 1 {
         let mut b = MoveBuilder::new(&p);
-        b.cycle(0, &[(i, 0), (i + 1, 0)]).expect("adjacent locations are distinct");
+        b.cycle(0, &[(i, 0), (i + 1, 0)])
+            .expect("adjacent locations are distinct");
         let perm = b.finish();
-        let name = jaap.get(i).map(|s| s.to_string()).unwrap_or_else(|| format!("s{}", i + 1));
-        p.moves.push(NamedMove { name, perm, primitive: true });
+        let name = jaap
+            .get(i)
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| format!("s{}", i + 1));
+        p.moves.push(NamedMove {
+            name,
+            perm,
+            primitive: true,
+        });
     }
     p.expected_order = Some((1..=n).map(BigUint::from).product());
     let gens = (0..n - 1).collect();
