@@ -483,17 +483,27 @@ pub fn verify(chain: &mut Chain, top: Option<&[Vec<u16>]>, ctl: &Control) -> Res
                     .collect()
             }
         };
+        // Schreier generators lie in this level's group: only its support needs computing.
+        for (x, v) in g.iter_mut().enumerate() {
+            *v = x as u16;
+        }
         'level: for a in 0..chain.levels[j].orbit.len() {
             ctl.check()?;
             let l = &chain.levels[j];
             let beta = l.orbit[a] as usize;
+            let rep = l.rep(a, n);
             for &(s, sg) in &gens {
                 let c = l.pos[sg[beta] as usize] as usize;
-                if s != NONE && l.parent[c] == (a as u32, s) {
+                // A tree edge gives the identity; at the base point a generator fixing it is
+                // itself a strong generator of the next level, already verified.
+                if s != NONE && (l.parent[c] == (a as u32, s) || (a == 0 && c == 0)) {
                     continue;
                 }
-                raw::then_into(l.rep(a, n), sg, &mut g);
-                raw::then_assign(&mut g, l.inv_rep(c, n));
+                let inv = l.inv_rep(c, n);
+                for &x in &l.support {
+                    let x = x as usize;
+                    g[x] = inv[sg[rep[x] as usize] as usize];
+                }
                 match chain.sift(&mut g, j + 1) {
                     Sifted::Member => {}
                     how => {
