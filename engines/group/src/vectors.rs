@@ -381,3 +381,69 @@ fn rejection_names_the_stage_and_points() {
     assert_eq!(g.orbit(o.point(4, 0)).len(), 6);
     assert_eq!(g.orbit(o.point(5, 0)), vec![o.point(5, 0)]);
 }
+
+mod brute_force {
+    //! Small random groups checked against their elements enumerated by breadth-first search.
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashSet;
+
+    fn perm(n: usize) -> impl Strategy<Value = Perm> {
+        Just((0..n).collect::<Vec<usize>>())
+            .prop_shuffle()
+            .prop_map(|v| Perm::from_images(v).unwrap())
+    }
+
+    fn closure(gens: &[Perm], n: usize) -> HashSet<Perm> {
+        let mut seen: HashSet<Perm> = HashSet::from([Perm::identity(n)]);
+        let mut queue = vec![Perm::identity(n)];
+        while let Some(x) = queue.pop() {
+            for g in gens {
+                let y = x.then(g);
+                if seen.insert(y.clone()) {
+                    queue.push(y);
+                }
+            }
+        }
+        seen
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn chain_agrees_with_enumeration(gens in prop::collection::vec(perm(7), 1..4), probe in perm(7)) {
+            let n = 7;
+            let names: Vec<String> = (0..gens.len()).map(|i| format!("g{i}")).collect();
+            // Letters: each generator and its inverse.
+            let mut all_names = Vec::new();
+            let mut perms = Vec::new();
+            for (name, g) in names.iter().zip(&gens) {
+                all_names.push(name.clone());
+                perms.push(g.clone());
+                all_names.push(format!("{name}'"));
+                perms.push(g.inverse());
+            }
+            let alpha = Alphabet::new(all_names, perms).unwrap();
+            let letters: Vec<u32> = (0..gens.len() as u32).map(|i| 2 * i).collect();
+            let opts = ChainOptions { words: true, ..Default::default() };
+            let g = Group::new(n, &alpha, &letters, &opts, &Control::default()).unwrap();
+            let elements = closure(&gens, n);
+            prop_assert_eq!(g.order(), BigUint::from(elements.len()));
+            prop_assert_eq!(g.contains(&probe), elements.contains(&probe));
+            // rank is a bijection onto 0..order; unrank inverts it; words solve every element.
+            let mut ranks = HashSet::new();
+            for x in &elements {
+                let r = g.rank(x).unwrap();
+                prop_assert!(r < elements.len() as u64);
+                prop_assert!(ranks.insert(r));
+                prop_assert_eq!(&g.unrank(r), x);
+                let w = g.sift(x).unwrap();
+                prop_assert!(apply(&alpha, x, &w).is_identity());
+            }
+            if !elements.contains(&probe) {
+                prop_assert!(g.sift(&probe).is_err());
+                prop_assert_eq!(g.rank(&probe), None);
+            }
+        }
+    }
+}

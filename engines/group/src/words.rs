@@ -357,6 +357,8 @@ pub fn fill(
         ctl.check()?;
         f.sift(w.perm.clone(), vec![Seg::Letters(w.word.clone())], 0);
     }
+    // The ball held the whole group: every representative is already a shortest word.
+    let whole = BigUint::from(ball.len() + 1) == f.chain.order();
     // 2. Products of known representatives (Minkwitz), then completion level by level.
     let points: usize = f.table.iter().map(|t| t.len()).sum();
     if (0..levels).any(|j| f.missing(j)) {
@@ -398,7 +400,7 @@ pub fn fill(
     // 3. Shortening.
     f.record = false;
     ctl.progress("words: shortening");
-    if effort.shorten > 0 {
+    if effort.shorten > 0 && !whole {
         shorten(&mut f, &ball, effort.shorten, ctl)?;
     }
     Ok(f.table)
