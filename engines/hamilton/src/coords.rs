@@ -11,7 +11,33 @@
 //! 3x3x3 it is twice the group), never smaller.
 
 use puz_core::{Control, Interrupt, Perm, Ranker};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A fast hasher for packed configurations (multiply and fold; not for untrusted keys).
+#[derive(Default, Clone, Copy)]
+pub struct FoldHasher(u64);
+
+impl Hasher for FoldHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        let m = (self.0 ^ x) as u128 * 0x9E37_79B9_7F4A_7C15u128;
+        self.0 = (m as u64) ^ ((m >> 64) as u64);
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+}
+
+type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FoldHasher>>;
 
 /// One orbit of points and the configurations the group gives it.
 #[derive(Debug)]
@@ -90,7 +116,7 @@ fn enumerate(
     let k = points.len();
     let bits = bits_for(k);
     assert!(k as u32 * bits <= 128);
-    let mut local = HashMap::new();
+    let mut local = std::collections::HashMap::new();
     for (j, &p) in points.iter().enumerate() {
         local.insert(p as usize, j as u32);
     }
@@ -107,7 +133,7 @@ fn enumerate(
     let mut basic = Basic {
         points: points.to_vec(),
         bits,
-        index: HashMap::new(),
+        index: HashMap::default(),
         configs: Vec::new(),
     };
     let id = basic.pack(0..k as u32);

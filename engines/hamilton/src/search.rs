@@ -261,20 +261,14 @@ pub fn hamilton_stats(alpha: &Alphabet, ranker: &dyn Ranker, ctl: &Control) -> R
         }
     }
     stats.rounds = rounds;
-    let mut succ: Option<Vec<u8>> = Some(slot);
     if comps > 1 {
-        // 4. Rotation-extension on the whole graph.
-        if size > 1 << 21 {
-            return Err(HamiltonError::NotFound(format!(
-                "{comps} cycles could not be joined through 4-cycles"
-            )));
-        }
-        succ = Some(posa(&g, n, nl, ctl)?.ok_or_else(|| {
+        // 4. Rotation-extension over the remaining cycles.
+        ctl.progress(&format!("hamilton: rotation-extension over {comps} cycles"));
+        slot = posa(&g, &slot, nl, ctl)?.ok_or_else(|| {
             HamiltonError::NotFound(format!("{comps} cycles left and rotation-extension gave up"))
-        })?);
+        })?;
         stats.posa = true;
     }
-    let slot = succ.unwrap();
 
     // 5. Fold and verify.
     let mut f = Folder::new();
@@ -381,8 +375,13 @@ fn four_cycles(alpha: &Alphabet) -> Vec<u8> {
     t
 }
 
-/// Rotation-extension (Posa) for a Hamilton cycle; returns the letter leaving each vertex.
-fn posa(g: &Graph, n: u32, nl: usize, ctl: &Control) -> Result<Option<Vec<u8>>, Interrupt> {
+/// Rotation-extension (Posa) over the cycles of a cover: the path absorbs a whole cycle
+/// when its end has a neighbour on one (entering it there and going once around), and
+/// otherwise rotates (the end is adjacent to `path[i]`: reverse `path[i+1..]`). At the end
+/// it rotates until the end is adjacent to the start. Returns the letter leaving each
+/// vertex.
+fn posa(g: &Graph, slot: &[u8], nl: usize, ctl: &Control) -> Result<Option<Vec<u8>>, Interrupt> {
+    let n = slot.len();
     let mut rng = 0x9e37_79b9_7f4a_7c15u64;
     let mut rand = move |m: usize| {
         rng ^= rng << 13;
@@ -390,55 +389,66 @@ fn posa(g: &Graph, n: u32, nl: usize, ctl: &Control) -> Result<Option<Vec<u8>>, 
         rng ^= rng << 17;
         (rng % m as u64) as usize
     };
-    let nbrs = |v: u32| (0..nl).map(move |s| g.step(v, s));
-    for _attempt in 0..20 {
-        let mut pos = vec![NONE; n as usize];
-        let mut path: Vec<u32> = vec![0];
-        pos[0] = 0;
-        let mut budget = 400u64 * n as u64 + 10_000;
-        while budget > 0 {
-            budget -= 1;
-            if budget % 65536 == 0 {
-                ctl.check()?;
-            }
-            let end = *path.last().unwrap();
-            if path.len() == n as usize && nbrs(end).any(|w| w == path[0]) {
-                let mut slot = vec![0u8; n as usize];
-                for k in 0..n as usize {
-                    let (u, w) = (path[k], path[(k + 1) % n as usize]);
-                    slot[u as usize] = (0..nl).find(|&s| g.step(u, s) == w).unwrap() as u8;
-                }
-                return Ok(Some(slot));
-            }
-            // Extend to the free neighbour with the fewest free neighbours.
-            let mut best: Option<(usize, u32)> = None;
-            for w in nbrs(end) {
-                if pos[w as usize] == NONE {
-                    let deg = nbrs(w).filter(|&z| pos[z as usize] == NONE).count();
-                    if best.is_none_or(|(d, _)| deg < d) {
-                        best = Some((deg, w));
-                    }
-                }
-            }
-            if let Some((_, w)) = best {
-                pos[w as usize] = path.len() as u32;
-                path.push(w);
-                continue;
-            }
-            // Rotate: end is adjacent to path[i]; reverse path[i+1..].
-            let cands: Vec<usize> = nbrs(end)
-                .map(|w| pos[w as usize])
-                .filter(|&i| i != NONE && (i as usize) + 1 < path.len() - 1)
-                .map(|i| i as usize)
-                .collect();
-            if cands.is_empty() {
+    let mut pos = vec![NONE; n];
+    let mut path: Vec<u32> = Vec::with_capacity(n);
+    let absorb = |w: u32, path: &mut Vec<u32>, pos: &mut [u32]| {
+        let mut x = w;
+        loop {
+            pos[x as usize] = path.len() as u32;
+            path.push(x);
+            x = g.step(x, slot[x as usize] as usize);
+            if x == w {
                 break;
             }
-            let i = cands[rand(cands.len())];
-            path[i + 1..].reverse();
-            for (k, &v) in path.iter().enumerate().skip(i + 1) {
-                pos[v as usize] = k as u32;
+        }
+    };
+    absorb(0, &mut path, &mut pos);
+    let mut budget = 200_000u64;
+    let mut rotations = 0u64;
+    while budget > 0 {
+        budget -= 1;
+        ctl.check()?;
+        if budget % 1000 == 0 {
+            ctl.progress(&format!("hamilton: path of {} / {n}, {rotations} rotations", path.len()));
+        }
+        let end = *path.last().unwrap();
+        if path.len() == n {
+            if (0..nl).any(|s| g.step(end, s) == path[0]) {
+                let mut out = vec![0u8; n];
+                for k in 0..n {
+                    let (u, w) = (path[k], path[(k + 1) % n]);
+                    out[u as usize] = (0..nl).find(|&s| g.step(u, s) == w).unwrap() as u8;
+                }
+                return Ok(Some(out));
             }
+        } else if let Some(w) = (0..nl).map(|s| g.step(end, s)).find(|&w| pos[w as usize] == NONE) {
+            absorb(w, &mut path, &mut pos);
+            continue;
+        }
+        // Rotate, preferring a new end that can absorb or close.
+        let cands: Vec<usize> = (0..nl)
+            .map(|s| pos[g.step(end, s) as usize] as usize)
+            .filter(|&i| i + 2 < path.len())
+            .collect();
+        if cands.is_empty() {
+            return Ok(None);
+        }
+        let good = |i: usize| {
+            let e = path[i + 1];
+            (0..nl).any(|s| {
+                let w = g.step(e, s);
+                if path.len() == n {
+                    w == path[0]
+                } else {
+                    pos[w as usize] == NONE
+                }
+            })
+        };
+        let i = cands.iter().copied().find(|&i| good(i)).unwrap_or_else(|| cands[rand(cands.len())]);
+        rotations += 1;
+        path[i + 1..].reverse();
+        for (k, &v) in path.iter().enumerate().skip(i + 1) {
+            pos[v as usize] = k as u32;
         }
     }
     Ok(None)
