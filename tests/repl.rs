@@ -99,3 +99,63 @@ fn scripts_fail_with_status_one() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// The same session typed into a real terminal (tmux), so that rustyline runs in its
+/// interactive mode: prompt, echo, history file. Skipped where tmux is not installed.
+#[test]
+fn through_a_terminal() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("skipped: tmux is not installed");
+        return;
+    }
+    let id = std::process::id();
+    let session = format!("puz_test_{id}");
+    let hist = std::env::temp_dir().join(format!("puz_tmux_history_{id}"));
+    let _ = std::fs::remove_file(&hist);
+    let tmux = |args: &[&str]| Command::new("tmux").args(args).output().unwrap();
+    let cmd = format!(
+        "PUZ_HISTORY={} {}; echo EXITED $?; sleep 30",
+        hist.display(),
+        env!("CARGO_BIN_EXE_puz")
+    );
+    tmux(&[
+        "new-session",
+        "-d",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "-s",
+        &session,
+        &cmd,
+    ]);
+    let pause = || std::thread::sleep(std::time::Duration::from_millis(300));
+    pause();
+    for line in [
+        "use cube3",
+        "let sexy = R U R' U'",
+        "order(sexy Q)",
+        "order(sexy)",
+        ":quit",
+    ] {
+        tmux(&["send-keys", "-t", &session, "-l", line]);
+        tmux(&["send-keys", "-t", &session, "Enter"]);
+        pause();
+    }
+    let mut screen = String::new();
+    for _ in 0..20 {
+        screen = String::from_utf8_lossy(&tmux(&["capture-pane", "-t", &session, "-p"]).stdout)
+            .to_string();
+        if screen.contains("EXITED") {
+            break;
+        }
+        pause();
+    }
+    tmux(&["kill-session", "-t", &session]);
+    assert!(screen.contains("puz> order(sexy)"), "{screen}");
+    assert!(screen.contains("unknown name `Q`"), "{screen}");
+    assert!(screen.lines().any(|l| l.trim() == "6"), "{screen}");
+    assert!(screen.contains("EXITED 0"), "{screen}");
+    let saved = std::fs::read_to_string(&hist).unwrap_or_default();
+    assert!(saved.contains("let sexy = R U R' U'"), "history: {saved}");
+}

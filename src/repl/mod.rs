@@ -112,7 +112,12 @@ pub fn run(mut it: Interp) -> ExitCode {
         }
     }
     if let Some(h) = &hist {
-        let _ = rl.save_history(h);
+        if let Err(e) = rl.save_history(h) {
+            eprintln!(
+                "warning: could not save the history to {}: {e}",
+                h.display()
+            );
+        }
     }
     ExitCode::SUCCESS
 }
