@@ -285,6 +285,39 @@ impl Group {
         self.chain.sift_visit(&mut scratch.buf, visit)
     }
 
+    /// Membership with the reason for a refusal, without words (so without computing them).
+    /// The stage and base point agree with [`Group::sift`]'s; the image may differ, since the
+    /// two use different representatives for the earlier stages.
+    pub fn check(&self, p: &Perm) -> Result<(), Rejection> {
+        if p.degree() != self.degree {
+            return Err(Rejection {
+                stage: 0,
+                base_point: self.degree,
+                image: p.degree(),
+            });
+        }
+        let mut g = p.images().to_vec();
+        match self.chain.sift(&mut g, 0) {
+            chain::Sifted::Member => Ok(()),
+            chain::Sifted::OutOfOrbit(j) => {
+                let b = self.chain.levels[j].base;
+                Err(Rejection {
+                    stage: j,
+                    base_point: b,
+                    image: g[b] as usize,
+                })
+            }
+            chain::Sifted::Residue => {
+                let x = raw::first_moved(&g).expect("a non-identity residue");
+                Err(Rejection {
+                    stage: self.chain.levels.len(),
+                    base_point: x,
+                    image: g[x] as usize,
+                })
+            }
+        }
+    }
+
     /// A word `w` (letters) with `p.then(w) = id`, or where `p` fails.
     pub fn sift(&self, p: &Perm) -> Result<Vec<u32>, Rejection> {
         self.sift_ctl(p, &Control::default())
