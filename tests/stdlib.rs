@@ -32,6 +32,33 @@ fn every_stdlib_puzzle_has_its_declared_order() {
     }
 }
 
+#[test]
+fn parametric_puzzles_have_their_orders() {
+    for src in [
+        "use row(2)",
+        "use row(6)",
+        "use topspin(4)",
+        "use topspin(5)",
+        "use topspin(6)",
+        "use topspin(9)",
+        "use topspin(20)",
+    ] {
+        let buf = puz::SharedBuf::default();
+        let mut it = Interp::new(Box::new(buf.clone()));
+        it.run_source("t", &format!("{src}\norder(group)"))
+            .unwrap_or_else(|d| panic!("{}", d.render(false)));
+        let declared = it
+            .current
+            .as_ref()
+            .unwrap()
+            .expected_order()
+            .cloned()
+            .unwrap();
+        assert_eq!(buf.take().trim(), declared.to_string(), "{src}");
+    }
+    assert_eq!(bfs_count("use topspin(7)"), 2520);
+}
+
 /// Positions reachable from the start by the generators of `group`, by BFS.
 fn bfs_count(src: &str) -> usize {
     let it = load(src);

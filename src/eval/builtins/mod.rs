@@ -52,6 +52,10 @@ pub const HELP: &[(&str, &str)] = &[
         "row(n)",
         "n pieces in a row with adjacent swaps s1..s(n-1) (`use row(5)`)",
     ),
+    (
+        "topspin(n)",
+        "n discs in a loop: S slides, T turns the turntable over (`use topspin(8)`)",
+    ),
     ("moves()", "the moves of the puzzle in use"),
     (
         "chain(G, base: [..], reps: true)",
@@ -170,6 +174,7 @@ pub fn call(it: &mut Interp, name: &Ident, args: &[Arg], span: Span) -> EvalResu
         "inverse" => basic::inverse(it, &a),
         "moves" => basic::moves(it, &a),
         "row" => puzzles::row(it, &a),
+        "topspin" => puzzles::topspin(it, &a),
         "chain" => group::chain(it, &a),
         "solve" => group::solve(it, &a),
         "random" => group::random(it, &a),

@@ -58,3 +58,57 @@ pub fn row_puzzle(n: usize) -> PuzzleCtx {
     let gens = (0..n - 1).collect();
     PuzzleCtx::new(p, gens)
 }
+
+/// `topspin(n)`: n discs in a loop; `S` slides the loop one place, `T` turns over the
+/// turntable holding locations 0..3, as in `stdlib/topspin.puz` (which is `topspin(20)`).
+pub fn topspin(it: &mut Interp, a: &Args) -> EvalResult<Value> {
+    a.expect(1, 1, &[])?;
+    let e = a.pos(0).unwrap();
+    let n = match it.eval(e)? {
+        Value::Int(i) => small(&i, e.span)?,
+        v => {
+            return Err(Diag::new(
+                e.span,
+                format!("`topspin` needs a number of discs, not {}", v.type_name()),
+            ))
+        }
+    };
+    if !(4..=1000).contains(&n) {
+        return Err(Diag::new(e.span, "`topspin(n)` needs 4 <= n <= 1000")
+            .with_help("the turntable holds four discs"));
+    }
+    Ok(Value::Puzzle(Rc::new(topspin_puzzle(n as usize))))
+}
+
+pub fn topspin_puzzle(n: usize) -> PuzzleCtx {
+    let mut p = Puzzle::new(format!("topspin{n}"));
+    p.add_orbit("discs", n, 1, vec![]);
+    let mut b = MoveBuilder::new(&p);
+    b.cycle(0, &(0..n).map(|i| (i, 0)).collect::<Vec<_>>())
+        .expect("distinct locations");
+    let s = b.finish();
+    let mut b = MoveBuilder::new(&p);
+    b.cycle(0, &[(0, 0), (3, 0)]).expect("distinct locations");
+    b.cycle(0, &[(1, 0), (2, 0)]).expect("distinct locations");
+    let t = b.finish();
+    p.moves.push(NamedMove {
+        name: "S".into(),
+        perm: s,
+        primitive: true,
+    });
+    p.moves.push(NamedMove {
+        name: "T".into(),
+        perm: t,
+        primitive: true,
+    });
+    // For n = 4 and 5 the turntable is a reflection of the whole loop: the dihedral group
+    // of order 2n. From n = 6 on, S is an n-cycle, odd for even n, so S and T give every
+    // permutation; for odd n both are even and they give the alternating group.
+    let fact: BigUint = (1..=n).map(BigUint::from).product();
+    p.expected_order = Some(match n {
+        4 | 5 => BigUint::from(2 * n),
+        _ if n % 2 == 0 => fact,
+        _ => fact / 2u32,
+    });
+    PuzzleCtx::new(p, vec![0, 1])
+}
