@@ -296,6 +296,74 @@ impl Chain {
         }
     }
 
+    /// Drops strong generators a level does not need: bottom up, a level keeps the next
+    /// level's generators plus, from its own, only those that enlarge the orbit until it is
+    /// as large as before. Transversals are rebuilt. Verification afterwards makes the
+    /// smaller generating sets certain (fewer Schreier generators to sift).
+    pub fn prune(&mut self) {
+        let n = self.n;
+        let levels = self.levels.len();
+        let mut home = vec![0usize; self.gens.len()];
+        for (j, l) in self.levels.iter().enumerate() {
+            for &s in &l.gens {
+                home[s as usize] = home[s as usize].max(j);
+            }
+        }
+        let mut kept: Vec<u32> = Vec::new();
+        let mut plan: Vec<Vec<u32>> = vec![Vec::new(); levels];
+        for j in (0..levels).rev() {
+            let l = &self.levels[j];
+            let target = l.orbit.len();
+            let mut chosen = kept.clone();
+            let mut in_orbit = vec![false; n];
+            in_orbit[l.base] = true;
+            let mut orbit = vec![l.base];
+            let candidates = l.gens.iter().copied().filter(|s| !kept.contains(s));
+            let mut own: Vec<u32> = candidates.collect();
+            own.sort_by_key(|&s| std::cmp::Reverse(home[s as usize] == j));
+            for s in own {
+                if orbit.len() == target {
+                    break;
+                }
+                let g = &self.gens[s as usize];
+                if orbit.iter().all(|&x| in_orbit[g[x] as usize]) {
+                    continue;
+                }
+                chosen.push(s);
+                let mut i = 0;
+                while i < orbit.len() {
+                    for &c in &chosen {
+                        let y = self.gens[c as usize][orbit[i]] as usize;
+                        if !in_orbit[y] {
+                            in_orbit[y] = true;
+                            orbit.push(y);
+                        }
+                    }
+                    i += 1;
+                }
+            }
+            if orbit.len() != target {
+                return; // keep the chain as it is
+            }
+            plan[j] = chosen.clone();
+            kept = chosen;
+        }
+        for (j, gens) in plan.into_iter().enumerate() {
+            let base = self.levels[j].base;
+            self.levels[j] = Level::new(base, n);
+            for s in gens {
+                for (x, &y) in self.gens[s as usize].iter().enumerate() {
+                    if x != y as usize {
+                        self.levels[j].moved[x] = true;
+                    }
+                }
+                self.levels[j].gens.push(s);
+                self.extend_orbit(j, s);
+            }
+        }
+        self.refresh_supports(levels.saturating_sub(1));
+    }
+
     /// Adds the residue of a failed sift (`Sifted::OutOfOrbit(j)` or `Residue`).
     fn add_residue(&mut self, h: Vec<u16>, how: Sifted) -> usize {
         match how {
@@ -447,6 +515,7 @@ pub fn build(
         chain.levels.len(),
         chain.gens.len()
     ));
+    chain.prune();
     verify(&mut chain, Some(&nontrivial), ctl)?;
     Ok(chain)
 }
