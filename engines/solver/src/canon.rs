@@ -44,9 +44,9 @@ impl Canon {
             let e = fams.elem_of_letter[b];
             fams.list[f].parent[e] == Some((0, b as u32))
         };
-        for b in 0..nl {
+        for (b, slot) in table.iter_mut().enumerate().take(nl) {
             if single(b) {
-                table[b] = state_of(fams.of_letter[b], fams.elem_of_letter[b]);
+                *slot = state_of(fams.of_letter[b], fams.elem_of_letter[b]);
             }
         }
         for (f, fam) in fams.list.iter().enumerate() {
@@ -71,9 +71,19 @@ impl Canon {
             }
         }
         let allowed = (0..states)
-            .map(|s| (0..nl).filter(|&b| table[s * nl + b] != NONE).map(|b| (b as u32, table[s * nl + b])).collect())
+            .map(|s| {
+                (0..nl)
+                    .filter(|&b| table[s * nl + b] != NONE)
+                    .map(|b| (b as u32, table[s * nl + b]))
+                    .collect()
+            })
             .collect();
-        Canon { states, letters: nl, table, allowed }
+        Canon {
+            states,
+            letters: nl,
+            table,
+            allowed,
+        }
     }
 
     /// The state after `letter`, or `None` when the sequence would not be canonical.
@@ -124,7 +134,10 @@ mod tests {
     fn canonical_sequence_counts() {
         let c3 = cube3();
         let htm = Canon::new(&Metric::htm(&c3, &FACES).unwrap());
-        assert_eq!(htm.count_sequences(5), vec![1, 18, 243, 3240, 43254, 577368]);
+        assert_eq!(
+            htm.count_sequences(5),
+            vec![1, 18, 243, 3240, 43254, 577368]
+        );
         let atm = Canon::new(&Metric::atm(&c3, &FACES).unwrap());
         assert_eq!(atm.count_sequences(3), vec![1, 45, 1350, 40500]);
         let qtm = Canon::new(&Metric::qtm(&c3, &FACES).unwrap());
@@ -138,7 +151,12 @@ mod tests {
         let c3 = cube3();
         let model = Model::new(&c3).unwrap();
         let canon = Canon::new(metric);
-        let acts: Vec<_> = metric.alphabet.perms.iter().map(|p| model.action(p).unwrap()).collect();
+        let acts: Vec<_> = metric
+            .alphabet
+            .perms
+            .iter()
+            .map(|p| model.action(p).unwrap())
+            .collect();
         // All sequences, layer by layer.
         let mut seen: HashSet<Vec<u8>> = HashSet::new();
         let mut layer = vec![model.solved()];
@@ -171,7 +189,11 @@ mod tests {
                     next.push((u, t));
                 }
             }
-            let at_d: HashSet<&Vec<u8>> = next.iter().map(|(s, _)| s).filter(|s| !reached.contains(*s)).collect();
+            let at_d: HashSet<&Vec<u8>> = next
+                .iter()
+                .map(|(s, _)| s)
+                .filter(|s| !reached.contains(*s))
+                .collect();
             assert_eq!(at_d.len(), expected.len(), "{} depth {d}", metric.name);
             let at_d: Vec<Vec<u8>> = at_d.into_iter().cloned().collect();
             reached.extend(at_d);

@@ -61,12 +61,21 @@ pub fn distances(
     ctl: &Control,
 ) -> Result<Distances, SolveError> {
     match opts.ranker {
-        Some(r) if opts.rotations.is_empty() => dense(puzzle, metric, r, opts.depth, opts.samples.max(1), ctl),
+        Some(r) if opts.rotations.is_empty() => {
+            dense(puzzle, metric, r, opts.depth, opts.samples.max(1), ctl)
+        }
         _ => {
             let Some(depth) = opts.depth else {
                 return invalid("without a ranker, God's algorithm needs a depth");
             };
-            sparse(puzzle, metric, depth, &opts.rotations, opts.samples.max(1), ctl)
+            sparse(
+                puzzle,
+                metric,
+                depth,
+                &opts.rotations,
+                opts.samples.max(1),
+                ctl,
+            )
         }
     }
 }
@@ -85,7 +94,8 @@ impl Bits2 {
     #[inline]
     fn claim(&self, i: u64, v: u8) -> bool {
         let shift = (i & 31) * 2;
-        let old = self.words[(i >> 5) as usize].fetch_and(!(((3 ^ v) as u64) << shift), Ordering::Relaxed);
+        let old = self.words[(i >> 5) as usize]
+            .fetch_and(!(((3 ^ v) as u64) << shift), Ordering::Relaxed);
         (old >> shift) & 3 == 3
     }
 }
@@ -100,14 +110,18 @@ pub fn dense(
     ctl: &Control,
 ) -> Result<Distances, SolveError> {
     if !metric.unit_costs() {
-        return invalid("the dense table needs every generator to cost 1 (use a depth for other costs)");
+        return invalid(
+            "the dense table needs every generator to cost 1 (use a depth for other costs)",
+        );
     }
     let Some(size) = ranker.size() else {
         return invalid("the group is too large to count by rank");
     };
     ctl.reserve("the distance table (2 bits per position)", size.div_ceil(4))?;
     let nwords = size.div_ceil(32) as usize;
-    let table = Bits2 { words: (0..nwords).map(|_| AtomicU64::new(u64::MAX)).collect() };
+    let table = Bits2 {
+        words: (0..nwords).map(|_| AtomicU64::new(u64::MAX)).collect(),
+    };
     let Some(r0) = ranker.rank(&puzzle.identity()) else {
         return invalid("the ranker does not contain the identity");
     };
@@ -203,7 +217,13 @@ pub fn dense(
         s.sort_unstable();
         s.truncate(samples);
         last_samples = s;
-        ctl.progress(&format!("distance {}: {} positions ({} of {} reached)", d + 1, new, seen, size));
+        ctl.progress(&format!(
+            "distance {}: {} positions ({} of {} reached)",
+            d + 1,
+            new,
+            seen,
+            size
+        ));
     }
     let complete = seen == size;
     Ok(Distances {
@@ -230,7 +250,11 @@ pub fn sparse(
 ) -> Result<Distances, SolveError> {
     let model = Model::new(puzzle)?;
     model.check_code_bits()?;
-    let norm = if rotations.is_empty() { None } else { Some(Normaliser::new(&model, rotations)?) };
+    let norm = if rotations.is_empty() {
+        None
+    } else {
+        Some(Normaliser::new(&model, rotations)?)
+    };
     let mut actions = Vec::new();
     for p in &metric.alphabet.perms {
         match model.action(p) {
@@ -266,9 +290,15 @@ pub fn sparse(
         let budget = ctl.memory_limit.saturating_sub(held) / 2;
         let passes = (cand * 16).div_ceil(budget.max(1 << 20)).max(1);
         if passes > 256 {
-            ctl.reserve(&format!("distance {d} (16 bytes a candidate position)"), cand * 16 + held)?;
+            ctl.reserve(
+                &format!("distance {d} (16 bytes a candidate position)"),
+                cand * 16 + held,
+            )?;
         }
-        ctl.reserve(&format!("distance {d} (16 bytes a candidate position)"), held + 2 * (cand * 16).div_ceil(passes))?;
+        ctl.reserve(
+            &format!("distance {d} (16 bytes a candidate position)"),
+            held + 2 * (cand * 16).div_ceil(passes),
+        )?;
         let mut layer: Vec<u128> = Vec::new();
         for pass in 0..passes {
             let mut cands: Vec<u128> = Vec::new();
@@ -311,8 +341,10 @@ pub fn sparse(
             // Drop codes already at a smaller distance (within 2 * max cost).
             let lo = d.saturating_sub(2 * maxc);
             let earlier = &layers[lo..d];
-            let fresh: Vec<u128> =
-                cands.into_par_iter().filter(|c| earlier.iter().all(|l| l.binary_search(c).is_err())).collect();
+            let fresh: Vec<u128> = cands
+                .into_par_iter()
+                .filter(|c| earlier.iter().all(|l| l.binary_search(c).is_err()))
+                .collect();
             layer.extend(fresh);
         }
         if passes > 1 {
@@ -345,7 +377,12 @@ pub fn sparse(
     while counts.len() > 1 && *counts.last().unwrap() == 0 {
         counts.pop();
     }
-    Ok(Distances { max_distance: counts.len() - 1, counts, complete, antipodes })
+    Ok(Distances {
+        max_distance: counts.len() - 1,
+        counts,
+        complete,
+        antipodes,
+    })
 }
 
 #[cfg(test)]
@@ -363,8 +400,12 @@ mod tests {
     fn cube2_dense_htm() {
         let (c2, ranker) = cube2_ranked();
         let ctl = Control::default();
-        let htm = Metric::htm(&c2, &[]).unwrap();
-        let opts = DistanceOptions { ranker: Some(ranker), samples: 3, ..Default::default() };
+        let htm = Metric::htm(c2, &[]).unwrap();
+        let opts = DistanceOptions {
+            ranker: Some(ranker),
+            samples: 3,
+            ..Default::default()
+        };
         let d = distances(c2, &htm, &opts, &ctl).unwrap();
         assert_eq!(
             d.counts,
@@ -384,12 +425,19 @@ mod tests {
     fn cube2_dense_qtm() {
         let (c2, ranker) = cube2_ranked();
         let ctl = Control::default();
-        let opts = DistanceOptions { ranker: Some(ranker), samples: 3, ..Default::default() };
+        let opts = DistanceOptions {
+            ranker: Some(ranker),
+            samples: 3,
+            ..Default::default()
+        };
         let qtm = Metric::qtm(c2, &[]).unwrap();
         let d = distances(c2, &qtm, &opts, &ctl).unwrap();
         assert_eq!(
             d.counts,
-            vec![1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276]
+            vec![
+                1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536,
+                90280, 276
+            ]
         );
         assert_eq!(d.gods_number(), Some(14));
     }
@@ -410,11 +458,25 @@ mod tests {
     fn cube3_to_depth() {
         let c3 = cube3();
         let ctl = Control::default();
-        let run = |m: &Metric, depth: usize, rot: &[Perm]| sparse(&c3, m, depth, rot, 1, &ctl).unwrap().counts;
-        assert_eq!(run(&Metric::htm(&c3, &FACES).unwrap(), 4, &[]), vec![1, 18, 243, 3240, 43239]);
-        assert_eq!(run(&Metric::qtm(&c3, &FACES).unwrap(), 4, &[]), vec![1, 12, 114, 1068, 10011]);
-        assert_eq!(run(&Metric::atm(&c3, &FACES).unwrap(), 3, &[]), vec![1, 45, 1347, 39631]);
-        let rot: Vec<Perm> = ["x", "y"].iter().map(|n| crate::testsupport::mv(&c3, n)).collect();
+        let run = |m: &Metric, depth: usize, rot: &[Perm]| {
+            sparse(&c3, m, depth, rot, 1, &ctl).unwrap().counts
+        };
+        assert_eq!(
+            run(&Metric::htm(&c3, &FACES).unwrap(), 4, &[]),
+            vec![1, 18, 243, 3240, 43239]
+        );
+        assert_eq!(
+            run(&Metric::qtm(&c3, &FACES).unwrap(), 4, &[]),
+            vec![1, 12, 114, 1068, 10011]
+        );
+        assert_eq!(
+            run(&Metric::atm(&c3, &FACES).unwrap(), 3, &[]),
+            vec![1, 45, 1347, 39631]
+        );
+        let rot: Vec<Perm> = ["x", "y"]
+            .iter()
+            .map(|n| crate::testsupport::mv(&c3, n))
+            .collect();
         let stm = Metric::stm(&c3, &FACES, &["M", "E", "S"]).unwrap();
         assert_eq!(run(&stm, 3, &rot), vec![1, 27, 501, 9175]);
     }
@@ -423,7 +485,19 @@ mod tests {
     fn sparse_with_costs_two() {
         // qtm as an explicit set where half turns are letters of cost 2: same counts.
         let c2 = cube2();
-        let m = Metric::explicit(&c2, "q2", &[("U", 1), ("R", 1), ("F", 1), ("U2", 2), ("R2", 2), ("F2", 2)]).unwrap();
+        let m = Metric::explicit(
+            &c2,
+            "q2",
+            &[
+                ("U", 1),
+                ("R", 1),
+                ("F", 1),
+                ("U2", 2),
+                ("R2", 2),
+                ("F2", 2),
+            ],
+        )
+        .unwrap();
         let ctl = Control::default();
         let d = sparse(&c2, &m, 6, &[], 1, &ctl).unwrap();
         assert_eq!(d.counts, vec![1, 6, 27, 120, 534, 2256, 8969]);

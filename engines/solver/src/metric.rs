@@ -48,7 +48,11 @@ fn select_moves(puzzle: &Puzzle, names: &[&str]) -> Result<Vec<usize>, SolveErro
     }
     names
         .iter()
-        .map(|n| puzzle.move_index(n).ok_or_else(|| SolveError::Invalid(format!("the puzzle has no move `{n}`"))))
+        .map(|n| {
+            puzzle
+                .move_index(n)
+                .ok_or_else(|| SolveError::Invalid(format!("the puzzle has no move `{n}`")))
+        })
         .collect()
 }
 
@@ -85,9 +89,15 @@ impl Metric {
             }
             let text: Vec<String> = sp
                 .iter()
-                .map(|&(m, k)| power_name(&puzzle.moves[m].name, k, move_order(&puzzle.moves[m].perm)))
+                .map(|&(m, k)| {
+                    power_name(&puzzle.moves[m].name, k, move_order(&puzzle.moves[m].perm))
+                })
                 .collect();
-            names.push(if text.len() == 1 { text[0].clone() } else { format!("({})", text.join(" ")) });
+            names.push(if text.len() == 1 {
+                text[0].clone()
+            } else {
+                format!("({})", text.join(" "))
+            });
             seen.insert(p.clone(), perms.len());
             perms.push(p);
             cost.push(c);
@@ -97,12 +107,19 @@ impl Metric {
         for i in 0..perms.len() {
             let inv = perms[i].inverse();
             if !seen.contains_key(&inv) {
-                let sp: Vec<(usize, i64)> = spelling[i].iter().rev().map(|&(m, k)| (m, -k)).collect();
+                let sp: Vec<(usize, i64)> =
+                    spelling[i].iter().rev().map(|&(m, k)| (m, -k)).collect();
                 let text: Vec<String> = sp
                     .iter()
-                    .map(|&(m, k)| power_name(&puzzle.moves[m].name, k, move_order(&puzzle.moves[m].perm)))
+                    .map(|&(m, k)| {
+                        power_name(&puzzle.moves[m].name, k, move_order(&puzzle.moves[m].perm))
+                    })
                     .collect();
-                names.push(if text.len() == 1 { text[0].clone() } else { format!("({})", text.join(" ")) });
+                names.push(if text.len() == 1 {
+                    text[0].clone()
+                } else {
+                    format!("({})", text.join(" "))
+                });
                 seen.insert(inv.clone(), perms.len());
                 perms.push(inv);
                 cost.push(cost[i]);
@@ -114,7 +131,13 @@ impl Metric {
         }
         let alphabet = Alphabet::new(names, perms).expect("closed under inverse");
         let families = Families::new(&alphabet, &cost, puzzle.degree());
-        Ok(Metric { name: name.to_string(), alphabet, cost, spelling, families })
+        Ok(Metric {
+            name: name.to_string(),
+            alphabet,
+            cost,
+            spelling,
+            families,
+        })
     }
 
     /// Half (face) turn metric: every power of every listed move costs 1 (all moves if
@@ -181,8 +204,8 @@ impl Metric {
         }
         let mut axes: Vec<Vec<usize>> = Vec::new();
         let mut axis_of: HashMap<usize, usize> = HashMap::new();
-        for i in 0..n {
-            let a = *axis_of.entry(comp[i]).or_insert_with(|| {
+        for (i, &c) in comp.iter().enumerate() {
+            let a = *axis_of.entry(c).or_insert_with(|| {
                 axes.push(Vec::new());
                 axes.len() - 1
             });
@@ -220,7 +243,11 @@ impl Metric {
 
     /// An explicit generator set: each generator a sequence of the puzzle's moves such as
     /// `"U2 D'"` with its cost. Missing inverses are added at the same cost.
-    pub fn explicit(puzzle: &Puzzle, name: &str, gens: &[(&str, u32)]) -> Result<Metric, SolveError> {
+    pub fn explicit(
+        puzzle: &Puzzle,
+        name: &str,
+        gens: &[(&str, u32)],
+    ) -> Result<Metric, SolveError> {
         let mut letters = Vec::new();
         for &(text, c) in gens {
             let mut sp = Vec::new();
@@ -252,7 +279,10 @@ impl Metric {
 
     /// A sequence of letters written in the puzzle's moves (`R U (D2 U2)`).
     pub fn display(&self, letters: &[u32]) -> String {
-        let v: Vec<&str> = letters.iter().map(|&l| self.alphabet.names[l as usize].as_str()).collect();
+        let v: Vec<&str> = letters
+            .iter()
+            .map(|&l| self.alphabet.names[l as usize].as_str())
+            .collect();
         v.join(" ")
     }
 
@@ -277,8 +307,16 @@ pub fn parse_token(puzzle: &Puzzle, tok: &str) -> Result<(usize, i64), SolveErro
     };
     let split = body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
     let (name, digits) = body.split_at(split);
-    let p: i64 = if digits.is_empty() { 1 } else { digits.parse().map_err(|_| SolveError::Invalid(format!("bad move `{tok}`")))? };
-    let m = puzzle.move_index(name).ok_or_else(|| SolveError::Invalid(format!("the puzzle has no move `{name}`")))?;
+    let p: i64 = if digits.is_empty() {
+        1
+    } else {
+        digits
+            .parse()
+            .map_err(|_| SolveError::Invalid(format!("bad move `{tok}`")))?
+    };
+    let m = puzzle
+        .move_index(name)
+        .ok_or_else(|| SolveError::Invalid(format!("the puzzle has no move `{name}`")))?;
     Ok((m, if inv { -p } else { p }))
 }
 
@@ -345,7 +383,11 @@ impl Families {
                     continue;
                 }
                 let prod = perms[a].then(&perms[b]);
-                if prod.is_identity() || index.contains_key(&prod) || in_cyclic(a, b) || in_cyclic(b, a) {
+                if prod.is_identity()
+                    || index.contains_key(&prod)
+                    || in_cyclic(a, b)
+                    || in_cyclic(b, a)
+                {
                     let (ra, rb) = (find(&mut uf, a), find(&mut uf, b));
                     uf[ra] = rb;
                 }
@@ -363,7 +405,9 @@ impl Families {
         keys.sort_by_key(|k| classes[k][0]);
         for k in keys {
             let c = &classes[&k];
-            let ok = c.iter().all(|&a| c.iter().all(|&b| comm(a as usize, b as usize)));
+            let ok = c
+                .iter()
+                .all(|&a| c.iter().all(|&b| comm(a as usize, b as usize)));
             if ok {
                 groups.push(c.clone());
             } else {
@@ -394,13 +438,20 @@ impl Families {
         let mut commute = vec![vec![false; nf]; nf];
         for f in 0..nf {
             for g in 0..nf {
-                commute[f][g] = list[f]
-                    .letters
-                    .iter()
-                    .all(|&a| list[g].letters.iter().all(|&b| comm(a as usize, b as usize)));
+                commute[f][g] = list[f].letters.iter().all(|&a| {
+                    list[g]
+                        .letters
+                        .iter()
+                        .all(|&b| comm(a as usize, b as usize))
+                });
             }
         }
-        Families { of_letter, elem_of_letter, list, commute }
+        Families {
+            of_letter,
+            elem_of_letter,
+            list,
+            commute,
+        }
     }
 
     /// The family and element of a permutation, if it is in some family's group.
@@ -440,7 +491,10 @@ impl Family {
         let mut done = vec![false; m];
         best[0] = 0;
         for _ in 0..m {
-            let Some(u) = (0..m).filter(|&u| !done[u] && best[u] != u32::MAX).min_by_key(|&u| best[u]) else {
+            let Some(u) = (0..m)
+                .filter(|&u| !done[u] && best[u] != u32::MAX)
+                .min_by_key(|&u| best[u])
+            else {
                 break;
             };
             done[u] = true;
@@ -453,7 +507,13 @@ impl Family {
                 }
             }
         }
-        Family { letters, elements, cost: best, parent, mult }
+        Family {
+            letters,
+            elements,
+            cost: best,
+            parent,
+            mult,
+        }
     }
 
     /// The position of letter `l` in this family's list.
@@ -513,11 +573,18 @@ mod tests {
         let faces = ["U", "D", "R", "L", "F", "B"];
         assert_eq!(Metric::htm(&c3, &faces).unwrap().len(), 18);
         assert_eq!(Metric::qtm(&c3, &faces).unwrap().len(), 12);
-        assert_eq!(Metric::stm(&c3, &faces, &["M", "E", "S"]).unwrap().len(), 27);
+        assert_eq!(
+            Metric::stm(&c3, &faces, &["M", "E", "S"]).unwrap().len(),
+            27
+        );
         let atm = Metric::atm(&c3, &faces).unwrap();
         assert_eq!(atm.len(), 45);
         assert_eq!(atm.families.list.len(), 3);
-        assert!(atm.alphabet.names.iter().any(|n| n == "(U2 D')" || n == "(D' U2)"));
+        assert!(atm
+            .alphabet
+            .names
+            .iter()
+            .any(|n| n == "(U2 D')" || n == "(D' U2)"));
         let c2 = cube2();
         assert_eq!(Metric::htm(&c2, &[]).unwrap().len(), 9);
         assert_eq!(Metric::qtm(&c2, &[]).unwrap().len(), 6);
@@ -532,7 +599,11 @@ mod tests {
         let atm = Metric::atm(&c3, &faces).unwrap();
         // The word is written in the htm alphabet.
         let w = |s: &str| {
-            Word::seq(s.split_whitespace().map(|t| Word::Letter(htm.alphabet.index(t).unwrap())).collect())
+            Word::seq(
+                s.split_whitespace()
+                    .map(|t| Word::Letter(htm.alphabet.index(t).unwrap()))
+                    .collect(),
+            )
         };
         let pons = w("U2 D2 F2 B2 L2 R2");
         assert_eq!(length(&pons, &htm.alphabet, &htm), Some(6));

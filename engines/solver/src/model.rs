@@ -61,11 +61,24 @@ impl Model {
         for o in &puzzle.orbits {
             let cells = o.size * o.twist as usize;
             if cells > 256 {
-                return invalid(format!("orbit `{}` has {cells} location-orientations (at most 256)", o.name));
+                return invalid(format!(
+                    "orbit `{}` has {cells} location-orientations (at most 256)",
+                    o.name
+                ));
             }
             let bits = (usize::BITS - (cells.max(2) - 1).leading_zeros()).max(1);
-            let ori_sum_fixed = puzzle.moves.iter().all(|m| orbit_twist_sum(puzzle, o, &m.perm) == 0);
-            orbits.push(OrbitModel { size: o.size, twist: o.twist, start, bits, offset: o.offset, ori_sum_fixed });
+            let ori_sum_fixed = puzzle
+                .moves
+                .iter()
+                .all(|m| orbit_twist_sum(puzzle, o, &m.perm) == 0);
+            orbits.push(OrbitModel {
+                size: o.size,
+                twist: o.twist,
+                start,
+                bits,
+                offset: o.offset,
+                ori_sum_fixed,
+            });
             start += o.size;
             max_twist = max_twist.max(o.twist);
         }
@@ -80,7 +93,12 @@ impl Model {
                 }
             }
         }
-        Ok(Model { orbits, n: start, degree: puzzle.degree(), bump })
+        Ok(Model {
+            orbits,
+            n: start,
+            degree: puzzle.degree(),
+            bump,
+        })
     }
 
     /// Bits of the packed code.
@@ -209,7 +227,10 @@ impl Model {
     /// Refuses puzzles whose positions need more than 128 bits.
     pub fn check_code_bits(&self) -> Result<(), SolveError> {
         if self.code_bits() > 128 {
-            return invalid(format!("positions need {} bits, more than the 128 of the compact encoding", self.code_bits()));
+            return invalid(format!(
+                "positions need {} bits, more than the 128 of the compact encoding",
+                self.code_bits()
+            ));
         }
         Ok(())
     }
@@ -350,7 +371,10 @@ mod tests {
     fn rotations_are_identified() {
         let c3 = cube3();
         let m = Model::new(&c3).unwrap();
-        let rot: Vec<Perm> = ["x", "y"].iter().map(|n| c3.moves[c3.move_index(n).unwrap()].perm.clone()).collect();
+        let rot: Vec<Perm> = ["x", "y"]
+            .iter()
+            .map(|n| c3.moves[c3.move_index(n).unwrap()].perm.clone())
+            .collect();
         let norm = Normaliser::new(&m, &rot).unwrap();
         assert_eq!(norm.len(), 24);
         let mv = |n: &str| c3.moves[c3.move_index(n).unwrap()].perm.clone();

@@ -29,7 +29,12 @@ pub struct OptimalOptions {
 
 impl Default for OptimalOptions {
     fn default() -> Self {
-        OptimalOptions { all: false, table_memory: None, cache: default_cache_dir(), max_cost: 40 }
+        OptimalOptions {
+            all: false,
+            table_memory: None,
+            cache: default_cache_dir(),
+            max_cost: 40,
+        }
     }
 }
 
@@ -123,7 +128,9 @@ impl Search<'_> {
                 continue;
             }
             let (a, b) = self.bufs.split_at_mut(depth + 1);
-            self.s.model.apply(&self.s.actions[l as usize], &a[depth], &mut b[0]);
+            self.s
+                .model
+                .apply(&self.s.actions[l as usize], &a[depth], &mut b[0]);
             self.path.push(l);
             if b[0] == self.solved {
                 if g2 == self.bound {
@@ -148,7 +155,12 @@ impl Search<'_> {
 
 impl Solver {
     /// Prepares the canonical table and the pattern databases (built or loaded).
-    pub fn new(puzzle: &Puzzle, metric: &Metric, opts: &OptimalOptions, ctl: &Control) -> Result<Solver, SolveError> {
+    pub fn new(
+        puzzle: &Puzzle,
+        metric: &Metric,
+        opts: &OptimalOptions,
+        ctl: &Control,
+    ) -> Result<Solver, SolveError> {
         let model = Model::new(puzzle)?;
         let mut actions = Vec::new();
         for p in &metric.alphabet.perms {
@@ -158,10 +170,20 @@ impl Solver {
             }
         }
         let canon = Canon::new(metric);
-        let budget = opts.table_memory.unwrap_or((ctl.memory_limit / 4).min(512 << 20));
-        let heuristic =
-            Heuristic::build(puzzle_key(puzzle), &model, metric, &actions, budget, opts.cache.as_deref(), ctl)?;
-        let use_inverse = (0..metric.len()).all(|l| metric.cost[l] == metric.cost[metric.alphabet.inverse[l] as usize]);
+        let budget = opts
+            .table_memory
+            .unwrap_or((ctl.memory_limit / 4).min(512 << 20));
+        let heuristic = Heuristic::build(
+            puzzle_key(puzzle),
+            &model,
+            metric,
+            &actions,
+            budget,
+            opts.cache.as_deref(),
+            ctl,
+        )?;
+        let use_inverse = (0..metric.len())
+            .all(|l| metric.cost[l] == metric.cost[metric.alphabet.inverse[l] as usize]);
         Ok(Solver {
             model,
             metric: metric.clone(),
@@ -188,7 +210,18 @@ impl Solver {
         let mut nodes = 0u64;
         let tables = self.heuristic.report.clone();
         if start == solved {
-            return Ok(Optimal { cost: 0, solutions: vec![Solution { letters: vec![], text: String::new(), cost: 0 }], proved_optimal: true, verified: true, nodes: 1, tables });
+            return Ok(Optimal {
+                cost: 0,
+                solutions: vec![Solution {
+                    letters: vec![],
+                    text: String::new(),
+                    cost: 0,
+                }],
+                proved_optimal: true,
+                verified: true,
+                nodes: 1,
+                tables,
+            });
         }
         let mut bound = {
             let mut h = self.heuristic.eval(&start, u32::MAX);
@@ -234,7 +267,8 @@ impl Solver {
                     if g > bound {
                         return Ok(g);
                     }
-                    self.model.apply(&self.actions[l as usize], &start, &mut search.bufs[0]);
+                    self.model
+                        .apply(&self.actions[l as usize], &start, &mut search.bufs[0]);
                     if search.bufs[0] == solved {
                         if g == bound {
                             solutions.lock().unwrap().push(vec![l]);
@@ -253,6 +287,7 @@ impl Solver {
                 })
                 .try_reduce(|| u32::MAX, |a, b| Ok(a.min(b)))?;
             nodes += total_nodes.load(Ordering::Relaxed);
+            ctl.progress(&format!("cost {bound} searched: {nodes} nodes in all"));
             let mut sols = solutions.into_inner().unwrap();
             if !sols.is_empty() {
                 sols.sort();
@@ -264,11 +299,23 @@ impl Solver {
                     .into_iter()
                     .map(|letters| {
                         let p = position.then(&self.metric.eval(&letters, self.degree));
-                        verified &= p.is_identity() && self.metric.cost_of(&letters) == bound as u64;
-                        Solution { text: self.metric.display(&letters), cost: self.metric.cost_of(&letters), letters }
+                        verified &=
+                            p.is_identity() && self.metric.cost_of(&letters) == bound as u64;
+                        Solution {
+                            text: self.metric.display(&letters),
+                            cost: self.metric.cost_of(&letters),
+                            letters,
+                        }
                     })
                     .collect();
-                return Ok(Optimal { cost: bound as u64, solutions, proved_optimal: true, verified, nodes, tables });
+                return Ok(Optimal {
+                    cost: bound as u64,
+                    solutions,
+                    proved_optimal: true,
+                    verified,
+                    nodes,
+                    tables,
+                });
             }
             if next == u32::MAX {
                 return invalid("the position cannot be solved with these generators");
@@ -299,7 +346,12 @@ mod tests {
     const FACES: [&str; 6] = ["U", "D", "R", "L", "F", "B"];
 
     fn opts(mem: u64) -> OptimalOptions {
-        OptimalOptions { all: false, table_memory: Some(mem), cache: None, max_cost: 30 }
+        OptimalOptions {
+            all: false,
+            table_memory: Some(mem),
+            cache: None,
+            max_cost: 30,
+        }
     }
 
     #[test]
@@ -324,7 +376,13 @@ mod tests {
         assert_eq!(solve(&qtm, &sexy).cost, 4);
         // The solution's own length in the metric is its cost.
         let s = solve(&atm, &pons);
-        let w = Word::seq(s.solutions[0].letters.iter().map(|&l| Word::Letter(l)).collect());
+        let w = Word::seq(
+            s.solutions[0]
+                .letters
+                .iter()
+                .map(|&l| Word::Letter(l))
+                .collect(),
+        );
         assert_eq!(length(&w, &atm.alphabet, &atm), Some(3));
     }
 
@@ -342,7 +400,13 @@ mod tests {
         assert_eq!(r.solutions[0].text, "U' D'");
         // R U2: the only optimal solution is U2 R'.
         let r = optimal(&c3, &htm, &seq(&c3, "R U2"), &o, &ctl).unwrap();
-        assert_eq!(r.solutions.iter().map(|s| s.text.as_str()).collect::<Vec<_>>(), vec!["U2 R'"]);
+        assert_eq!(
+            r.solutions
+                .iter()
+                .map(|s| s.text.as_str())
+                .collect::<Vec<_>>(),
+            vec!["U2 R'"]
+        );
     }
 
     /// Optimal costs agree with God's algorithm on random 2x2x2 positions.
@@ -358,7 +422,12 @@ mod tests {
         let mut dist = std::collections::HashMap::new();
         let mut layer = vec![model.solved()];
         dist.insert(model.solved(), 0u64);
-        let acts: Vec<Action> = htm.alphabet.perms.iter().map(|p| model.action(p).unwrap()).collect();
+        let acts: Vec<Action> = htm
+            .alphabet
+            .perms
+            .iter()
+            .map(|p| model.action(p).unwrap())
+            .collect();
         for d in 1..=7u64 {
             let mut next = Vec::new();
             for s in &layer {
@@ -396,7 +465,14 @@ mod tests {
         let c3 = cube3();
         let atm = Metric::atm(&c3, &FACES).unwrap();
         let superflip = seq(&c3, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
-        let r = optimal(&c3, &atm, &superflip, &OptimalOptions::default(), &Control::default()).unwrap();
+        let r = optimal(
+            &c3,
+            &atm,
+            &superflip,
+            &OptimalOptions::default(),
+            &Control::default(),
+        )
+        .unwrap();
         assert_eq!(r.cost, 14);
         assert!(r.verified);
     }

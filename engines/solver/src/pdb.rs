@@ -30,8 +30,10 @@ pub struct Pattern {
     pub ori_digits: usize,
     /// Entries in the table.
     pub size: u64,
-    /// `slot[piece]`: index among the followed pieces, or 255.
+    /// `slot[cell]`: index among the followed pieces of the piece in a cell, or 255.
     slot: Vec<u8>,
+    /// `ori[cell]`: the orientation in a cell.
+    ori: Vec<u8>,
     start: usize,
 }
 
@@ -51,26 +53,38 @@ impl Pattern {
             k
         };
         let size = arrangements(o.size, k) * (o.twist as u64).pow(ori_digits as u32);
-        let mut slot = vec![255u8; o.size];
+        let t = o.twist as usize;
+        let mut slot = vec![255u8; o.size * t];
         for (i, &p) in pieces.iter().enumerate() {
-            slot[p as usize] = i as u8;
+            for k in 0..t {
+                slot[p as usize * t + k] = i as u8;
+            }
         }
-        Pattern { orbit, pieces, n: o.size, twist: o.twist, ori_digits, size, slot, start: o.start }
+        let ori = (0..o.size * t).map(|c| (c % t) as u8).collect();
+        Pattern {
+            ori,
+            orbit,
+            pieces,
+            n: o.size,
+            twist: o.twist,
+            ori_digits,
+            size,
+            slot,
+            start: o.start,
+        }
     }
 
     /// The index of a full byte state.
     #[inline]
     pub fn index(&self, s: &[u8]) -> u64 {
-        let t = self.twist as usize;
         let k = self.pieces.len();
         let mut loc = [0u8; 64];
         let mut ori = [0u8; 64];
-        for l in 0..self.n {
-            let cell = s[self.start + l] as usize;
-            let i = self.slot[cell / t];
+        for (l, &cell) in s[self.start..self.start + self.n].iter().enumerate() {
+            let i = self.slot[cell as usize];
             if i != 255 {
                 loc[i as usize] = l as u8;
-                ori[i as usize] = (cell % t) as u8;
+                ori[i as usize] = self.ori[cell as usize];
             }
         }
         self.index_of(&loc[..k], &ori[..k])
@@ -102,7 +116,11 @@ impl Pattern {
             r /= t;
         }
         if self.ori_digits < k {
-            ori[k - 1] = if self.twist > 1 && self.ori_digits == k - 1 { ((t - sum % t) % t) as u8 } else { 0 };
+            ori[k - 1] = if self.twist > 1 && self.ori_digits == k - 1 {
+                ((t - sum % t) % t) as u8
+            } else {
+                0
+            };
         }
         let mut digits = [0u8; 64];
         for i in (0..k).rev() {
@@ -130,7 +148,12 @@ impl Pattern {
     }
 
     pub fn describe(&self, model_orbit_name: &str) -> String {
-        format!("{} pieces {:?} of {model_orbit_name} ({} entries)", self.pieces.len(), self.pieces, self.size)
+        format!(
+            "{} pieces {:?} of {model_orbit_name} ({} entries)",
+            self.pieces.len(),
+            self.pieces,
+            self.size
+        )
     }
 }
 
@@ -160,7 +183,13 @@ fn orbit_maps(model: &Model, orbit: usize, actions: &[Action]) -> Vec<(Vec<u8>, 
 
 impl Pdb {
     /// Fills the table breadth-first from the solved pattern.
-    pub fn build(model: &Model, pattern: Pattern, actions: &[Action], cost: &[u32], ctl: &Control) -> Result<Pdb, SolveError> {
+    pub fn build(
+        model: &Model,
+        pattern: Pattern,
+        actions: &[Action],
+        cost: &[u32],
+        ctl: &Control,
+    ) -> Result<Pdb, SolveError> {
         ctl.reserve("a pattern database", pattern.size)?;
         let maps = orbit_maps(model, pattern.orbit, actions);
         let table: Vec<AtomicU8> = (0..pattern.size).map(|_| AtomicU8::new(255)).collect();
@@ -192,7 +221,8 @@ impl Pdb {
                 .into_par_iter()
                 .map(|c| -> Result<u64, SolveError> {
                     ctl.check()?;
-                    let (mut loc, mut ori, mut nl, mut no) = ([0u8; 64], [0u8; 64], [0u8; 64], [0u8; 64]);
+                    let (mut loc, mut ori, mut nl, mut no) =
+                        ([0u8; 64], [0u8; 64], [0u8; 64], [0u8; 64]);
                     let mut n = 0u64;
                     let mut at_d = 0u64;
                     for i in c * chunk..((c + 1) * chunk).min(pattern.size) {
@@ -216,9 +246,9 @@ impl Pdb {
                             }
                             at_d += 1;
                             pattern.unindex(i, &mut loc, &mut ori);
-                            for l in 0..maps.len() {
+                            for (l, &c) in cost.iter().enumerate() {
                                 let j = neighbour(&loc, &ori, l, &mut nl, &mut no);
-                                let nv = d + cost[l].min(200) as u8;
+                                let nv = d + c.min(200) as u8;
                                 let old = table[j as usize].fetch_min(nv, Ordering::Relaxed);
                                 if old == 255 {
                                     n += 1;
@@ -240,7 +270,12 @@ impl Pdb {
                 }
                 max_set.fetch_max(d + 1, Ordering::Relaxed);
             }
-            ctl.progress(&format!("pattern table {:?}: distance {} ({filled} of {})", pattern.pieces, d + 1, pattern.size));
+            ctl.progress(&format!(
+                "pattern table {:?}: distance {} ({filled} of {})",
+                pattern.pieces,
+                d + 1,
+                pattern.size
+            ));
             d += 1;
             if d > max_set.load(Ordering::Relaxed) {
                 break;
@@ -287,7 +322,10 @@ pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Pa
     let moving: Vec<usize> = (0..model.orbits.len())
         .filter(|&oi| {
             let o = &model.orbits[oi];
-            actions.iter().any(|a| (0..o.size).any(|b| a.src[o.start + b] as usize != o.start + b || a.add[o.start + b] != 0))
+            actions.iter().any(|a| {
+                (0..o.size)
+                    .any(|b| a.src[o.start + b] as usize != o.start + b || a.add[o.start + b] != 0)
+            })
         })
         .collect();
     if moving.is_empty() {
@@ -309,7 +347,11 @@ pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Pa
         let chunks = o.size.div_ceil(k);
         for c in 0..chunks {
             let first = (c * k).min(o.size - k);
-            out.push(Pattern::new(model, oi, (first as u8..(first + k) as u8).collect()));
+            out.push(Pattern::new(
+                model,
+                oi,
+                (first as u8..(first + k) as u8).collect(),
+            ));
         }
     }
     out
@@ -339,17 +381,30 @@ impl Heuristic {
             key = fnv(&[p.orbit as u8], key);
             key = fnv(&p.pieces, key);
             let file = cache.map(|d| d.join(format!("pdb-{key:016x}.bin")));
-            let what = format!("{} pieces {:?} of orbit {}", p.pieces.len(), p.pieces, p.orbit);
+            let what = format!(
+                "{} pieces {:?} of orbit {}",
+                p.pieces.len(),
+                p.pieces,
+                p.orbit
+            );
             if let Some(f) = &file {
                 if let Some(table) = load(f, p.size) {
-                    report.push(format!("{what}: {} entries, loaded from {}", p.size, f.display()));
+                    report.push(format!(
+                        "{what}: {} entries, loaded from {}",
+                        p.size,
+                        f.display()
+                    ));
                     pdbs.push(Pdb { pattern: p, table });
                     continue;
                 }
             }
             let t0 = std::time::Instant::now();
             let pdb = Pdb::build(model, p, actions, &metric.cost, ctl)?;
-            let mut line = format!("{what}: {} entries, built in {:.1} s", pdb.pattern.size, t0.elapsed().as_secs_f64());
+            let mut line = format!(
+                "{what}: {} entries, built in {:.1} s",
+                pdb.pattern.size,
+                t0.elapsed().as_secs_f64()
+            );
             if let Some(f) = &file {
                 if store(f, &pdb.table).is_ok() {
                     line.push_str(&format!(", saved to {}", f.display()));
@@ -418,7 +473,12 @@ mod tests {
         let c2 = cube2();
         let model = Model::new(&c2).unwrap();
         let htm = Metric::htm(&c2, &[]).unwrap();
-        let actions = htm.alphabet.perms.iter().map(|p| model.action(p).unwrap()).collect();
+        let actions = htm
+            .alphabet
+            .perms
+            .iter()
+            .map(|p| model.action(p).unwrap())
+            .collect();
         (model, htm, actions)
     }
 
@@ -442,7 +502,7 @@ mod tests {
         let p = Pattern::new(&model, 0, (0..8).collect());
         assert_eq!(p.size, 40320 * 2187);
         let pdb = Pdb::build(&model, p, &actions, &htm.cost, &Control::default()).unwrap();
-        let mut hist = vec![0u64; 13];
+        let mut hist = [0u64; 13];
         for &v in &pdb.table {
             if v != 255 {
                 hist[v as usize] += 1;
@@ -459,9 +519,17 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("puz-pdb-test-{}", std::process::id()));
         let ctl = Control::default();
         let a = Heuristic::build(7, &model, &htm, &actions, 200_000, Some(&dir), &ctl).unwrap();
-        assert!(a.report.iter().all(|l| l.contains("built")), "{:?}", a.report);
+        assert!(
+            a.report.iter().all(|l| l.contains("built")),
+            "{:?}",
+            a.report
+        );
         let b = Heuristic::build(7, &model, &htm, &actions, 200_000, Some(&dir), &ctl).unwrap();
-        assert!(b.report.iter().all(|l| l.contains("loaded")), "{:?}", b.report);
+        assert!(
+            b.report.iter().all(|l| l.contains("loaded")),
+            "{:?}",
+            b.report
+        );
         assert_eq!(a.pdbs.len(), b.pdbs.len());
         for (x, y) in a.pdbs.iter().zip(&b.pdbs) {
             assert_eq!(x.table, y.table);

@@ -17,7 +17,11 @@ fn dot(a: V, b: V) -> i32 {
 /// A quarter turn clockwise seen from the tip of the unit axis `n`.
 fn quarter(n: V) -> impl Fn(V) -> V {
     move |v: V| {
-        let c = [n[1] * v[2] - n[2] * v[1], n[2] * v[0] - n[0] * v[2], n[0] * v[1] - n[1] * v[0]];
+        let c = [
+            n[1] * v[2] - n[2] * v[1],
+            n[2] * v[0] - n[0] * v[2],
+            n[0] * v[1] - n[1] * v[0],
+        ];
         let d = dot(n, v);
         [n[0] * d - c[0], n[1] * d - c[1], n[2] * d - c[2]]
     }
@@ -55,8 +59,14 @@ fn cubies(names: &[&str]) -> Vec<PieceDef> {
         .iter()
         .map(|n| {
             let stickers: Vec<V> = n.chars().map(face).collect();
-            let pos = stickers.iter().fold([0, 0, 0], |a, s| [a[0] + s[0], a[1] + s[1], a[2] + s[2]]);
-            PieceDef { label: n.to_string(), pos, stickers }
+            let pos = stickers
+                .iter()
+                .fold([0, 0, 0], |a, s| [a[0] + s[0], a[1] + s[1], a[2] + s[2]]);
+            PieceDef {
+                label: n.to_string(),
+                pos,
+                stickers,
+            }
         })
         .collect()
 }
@@ -68,7 +78,12 @@ fn build(name: &str, orbits: Vec<(&str, Vec<PieceDef>)>, moves: Vec<(&str, Rot, 
     let mut p = Puzzle::new(name);
     for (oname, pieces) in &orbits {
         let twist = pieces[0].stickers.len() as u8;
-        p.add_orbit(*oname, pieces.len(), twist, pieces.iter().map(|d| d.label.clone()).collect());
+        p.add_orbit(
+            *oname,
+            pieces.len(),
+            twist,
+            pieces.iter().map(|d| d.label.clone()).collect(),
+        );
     }
     let mut built = Vec::new();
     for (mname, rot, sel) in &moves {
@@ -82,12 +97,23 @@ fn build(name: &str, orbits: Vec<(&str, Vec<PieceDef>)>, moves: Vec<(&str, Rot, 
                     continue;
                 }
                 let np = rot(d.pos);
-                let bi = pieces.iter().position(|e| e.pos == np).expect("rotation maps pieces to pieces");
+                let bi = pieces
+                    .iter()
+                    .position(|e| e.pos == np)
+                    .expect("rotation maps pieces to pieces");
                 let k = d.stickers.len();
                 let s0 = rot(d.stickers[0]);
-                let gain = pieces[bi].stickers.iter().position(|&s| s == s0).expect("sticker lands on a face");
+                let gain = pieces[bi]
+                    .stickers
+                    .iter()
+                    .position(|&s| s == s0)
+                    .expect("sticker lands on a face");
                 for (j, &s) in d.stickers.iter().enumerate() {
-                    assert_eq!(pieces[bi].stickers[(j + gain) % k], rot(s), "consistent chirality");
+                    assert_eq!(
+                        pieces[bi].stickers[(j + gain) % k],
+                        rot(s),
+                        "consistent chirality"
+                    );
                 }
                 dest[a] = (bi, gain as i64);
             }
@@ -111,14 +137,20 @@ fn build(name: &str, orbits: Vec<(&str, Vec<PieceDef>)>, moves: Vec<(&str, Rot, 
                 }
             }
         }
-        built.push(NamedMove { name: mname.to_string(), perm: b.finish(), primitive: true });
+        built.push(NamedMove {
+            name: mname.to_string(),
+            perm: b.finish(),
+            primitive: true,
+        });
     }
     p.moves = built;
     p
 }
 
 const CORNERS: [&str; 8] = ["UFR", "URB", "UBL", "ULF", "DRF", "DFL", "DLB", "DBR"];
-const EDGES: [&str; 12] = ["UF", "UR", "UB", "UL", "DF", "DR", "DB", "DL", "FR", "FL", "BR", "BL"];
+const EDGES: [&str; 12] = [
+    "UF", "UR", "UB", "UL", "DF", "DR", "DB", "DL", "FR", "FL", "BR", "BL",
+];
 const CENTRES: [&str; 6] = ["U", "D", "R", "L", "F", "B"];
 
 fn face_move(f: char) -> (Rot, Sel) {
@@ -128,8 +160,14 @@ fn face_move(f: char) -> (Rot, Sel) {
 
 /// The 2x2x2 with corners only and moves U, R, F (DLB stays home).
 pub fn cube2() -> Puzzle {
-    let moves = "URF".chars().map(|c| (["U", "R", "F"]["URF".find(c).unwrap()], face_move(c)));
-    build("cube2", vec![("corners", cubies(&CORNERS))], moves.map(|(n, (r, s))| (n, r, s)).collect())
+    let moves = "URF"
+        .chars()
+        .map(|c| (["U", "R", "F"]["URF".find(c).unwrap()], face_move(c)));
+    build(
+        "cube2",
+        vec![("corners", cubies(&CORNERS))],
+        moves.map(|(n, (r, s))| (n, r, s)).collect(),
+    )
 }
 
 /// The 2x2x2 with all six faces (88,179,840 positions: rotations are not identified).
@@ -140,7 +178,11 @@ pub fn cube2_six() -> Puzzle {
         let (r, s) = face_move(n.chars().next().unwrap());
         (*n, r, s)
     });
-    build("cube2six", vec![("corners", cubies(&CORNERS))], moves.collect())
+    build(
+        "cube2six",
+        vec![("corners", cubies(&CORNERS))],
+        moves.collect(),
+    )
 }
 
 /// The 3x3x3: corners, edges, centres; moves U D R L F B, slices M E S, rotations x y z.
@@ -159,7 +201,11 @@ pub fn cube3() -> Puzzle {
     }
     build(
         "cube3",
-        vec![("corners", cubies(&CORNERS)), ("edges", cubies(&EDGES)), ("centres", cubies(&CENTRES))],
+        vec![
+            ("corners", cubies(&CORNERS)),
+            ("edges", cubies(&EDGES)),
+            ("centres", cubies(&CENTRES)),
+        ],
         moves,
     )
 }
@@ -169,7 +215,14 @@ pub fn cube3() -> Puzzle {
 pub fn pyraminx() -> Puzzle {
     let verts: [V; 4] = [[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]];
     let faces: Vec<V> = verts.iter().map(|v| [-v[0], -v[1], -v[2]]).collect();
-    let axes: [V; 6] = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
+    let axes: [V; 6] = [
+        [1, 0, 0],
+        [-1, 0, 0],
+        [0, 1, 0],
+        [0, -1, 0],
+        [0, 0, 1],
+        [0, 0, -1],
+    ];
     let edges: Vec<PieceDef> = axes
         .iter()
         .enumerate()
@@ -191,21 +244,46 @@ pub fn pyraminx() -> Puzzle {
     let moves: Vec<(&str, Rot, Sel)> = ["U", "L", "R", "B"]
         .iter()
         .zip(verts)
-        .map(|(&n, v)| (n, Box::new(third(v)) as Rot, Box::new(move |p| dot(v, p) > 0) as Sel))
+        .map(|(&n, v)| {
+            (
+                n,
+                Box::new(third(v)) as Rot,
+                Box::new(move |p| dot(v, p) > 0) as Sel,
+            )
+        })
         .collect();
-    build("pyraminx", vec![("edges", edges), ("centres", centres)], moves)
+    build(
+        "pyraminx",
+        vec![("edges", edges), ("centres", centres)],
+        moves,
+    )
 }
 
 /// The Skewb with the corner DLB fixed: moves about four corners (3,149,280 positions).
 pub fn skewb() -> Puzzle {
     let corners = cubies(&CORNERS);
     let centres = cubies(&CENTRES);
-    let axes: [(&str, V); 4] = [("R", [1, 1, 1]), ("L", [-1, 1, 1]), ("B", [1, -1, 1]), ("F", [1, 1, -1])];
+    let axes: [(&str, V); 4] = [
+        ("R", [1, 1, 1]),
+        ("L", [-1, 1, 1]),
+        ("B", [1, -1, 1]),
+        ("F", [1, 1, -1]),
+    ];
     let moves: Vec<(&str, Rot, Sel)> = axes
         .iter()
-        .map(|&(n, v)| (n, Box::new(third(v)) as Rot, Box::new(move |p| dot(v, p) > 0) as Sel))
+        .map(|&(n, v)| {
+            (
+                n,
+                Box::new(third(v)) as Rot,
+                Box::new(move |p| dot(v, p) > 0) as Sel,
+            )
+        })
         .collect();
-    build("skewb", vec![("corners", corners), ("centres", centres)], moves)
+    build(
+        "skewb",
+        vec![("corners", corners), ("centres", centres)],
+        moves,
+    )
 }
 
 /// The named move's permutation.
@@ -254,7 +332,12 @@ impl EnumRanker {
     pub fn new(puzzle: &Puzzle, gens: &[Perm]) -> EnumRanker {
         let model = Model::new(puzzle).unwrap();
         let actions: Vec<_> = gens.iter().map(|g| model.action(g).unwrap()).collect();
-        let mut r = EnumRanker { model, codes: Vec::new(), keys: vec![EMPTY; 1 << 10], vals: vec![0; 1 << 10] };
+        let mut r = EnumRanker {
+            model,
+            codes: Vec::new(),
+            keys: vec![EMPTY; 1 << 10],
+            vals: vec![0; 1 << 10],
+        };
         let start = r.model.encode(&r.model.solved());
         r.insert(start);
         let mut s = vec![0u8; r.model.n];
@@ -337,8 +420,14 @@ mod tests {
     fn brief_cycles_are_reproduced() {
         let c2 = cube2();
         assert_eq!(c2.cycle_notation(&mv(&c2, "U")), "corners(UFR ULF UBL URB)");
-        assert_eq!(c2.cycle_notation(&mv(&c2, "R")), "corners(UFR+2 URB+1 DBR+2 DRF+1)");
-        assert_eq!(c2.cycle_notation(&mv(&c2, "F")), "corners(UFR+1 DRF+2 DFL+1 ULF+2)");
+        assert_eq!(
+            c2.cycle_notation(&mv(&c2, "R")),
+            "corners(UFR+2 URB+1 DBR+2 DRF+1)"
+        );
+        assert_eq!(
+            c2.cycle_notation(&mv(&c2, "F")),
+            "corners(UFR+1 DRF+2 DFL+1 ULF+2)"
+        );
         let c3 = cube3();
         for m in &c3.moves {
             assert!(c3.is_position(&m.perm));

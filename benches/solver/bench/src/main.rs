@@ -26,7 +26,11 @@ fn puzzle(name: &str) -> Puzzle {
 }
 
 fn metric(p: &Puzzle, name: &str) -> Metric {
-    let faces: Vec<&str> = FACES.iter().copied().filter(|f| p.move_index(f).is_some()).collect();
+    let faces: Vec<&str> = FACES
+        .iter()
+        .copied()
+        .filter(|f| p.move_index(f).is_some())
+        .collect();
     match name {
         "htm" => Metric::htm(p, &faces).unwrap(),
         "qtm" => Metric::qtm(p, &faces).unwrap(),
@@ -40,14 +44,21 @@ fn metric(p: &Puzzle, name: &str) -> Metric {
 /// centres (which face moves never move).
 fn kpuzzle(p: &Puzzle) -> String {
     let model = Model::new(p).unwrap();
-    let orbits: Vec<usize> = (0..p.orbits.len()).filter(|&o| p.orbits[o].name != "centres").collect();
+    let orbits: Vec<usize> = (0..p.orbits.len())
+        .filter(|&o| p.orbits[o].name != "centres")
+        .collect();
     let mut s = String::new();
     s.push_str(&format!("{{\n  \"name\": \"{}\",\n  \"orbits\": [", p.name));
     let defs: Vec<String> = orbits
         .iter()
         .map(|&o| {
             let ob = &p.orbits[o];
-            format!("{{ \"orbitName\": \"{}\", \"numPieces\": {}, \"numOrientations\": {} }}", ob.name.to_uppercase(), ob.size, ob.twist)
+            format!(
+                "{{ \"orbitName\": \"{}\", \"numPieces\": {}, \"numOrientations\": {} }}",
+                ob.name.to_uppercase(),
+                ob.size,
+                ob.twist
+            )
         })
         .collect();
     s.push_str(&defs.join(", "));
@@ -58,7 +69,12 @@ fn kpuzzle(p: &Puzzle) -> String {
             let ob = &p.orbits[o];
             let pieces: Vec<String> = (0..ob.size).map(|i| i.to_string()).collect();
             let oris: Vec<String> = (0..ob.size).map(|_| "0".to_string()).collect();
-            format!("\"{}\": {{ \"pieces\": [{}], \"orientation\": [{}] }}", ob.name.to_uppercase(), pieces.join(", "), oris.join(", "))
+            format!(
+                "\"{}\": {{ \"pieces\": [{}], \"orientation\": [{}] }}",
+                ob.name.to_uppercase(),
+                pieces.join(", "),
+                oris.join(", ")
+            )
         })
         .collect();
     s.push_str(&defs.join(", "));
@@ -70,9 +86,18 @@ fn kpuzzle(p: &Puzzle) -> String {
             .iter()
             .map(|&o| {
                 let om = &model.orbits[o];
-                let perm: Vec<String> = (0..om.size).map(|b| (a.src[om.start + b] as usize - om.start).to_string()).collect();
-                let ori: Vec<String> = (0..om.size).map(|b| a.add[om.start + b].to_string()).collect();
-                format!("\"{}\": {{ \"permutation\": [{}], \"orientationDelta\": [{}] }}", p.orbits[o].name.to_uppercase(), perm.join(", "), ori.join(", "))
+                let perm: Vec<String> = (0..om.size)
+                    .map(|b| (a.src[om.start + b] as usize - om.start).to_string())
+                    .collect();
+                let ori: Vec<String> = (0..om.size)
+                    .map(|b| a.add[om.start + b].to_string())
+                    .collect();
+                format!(
+                    "\"{}\": {{ \"permutation\": [{}], \"orientationDelta\": [{}] }}",
+                    p.orbits[o].name.to_uppercase(),
+                    perm.join(", "),
+                    ori.join(", ")
+                )
             })
             .collect();
         moves.push(format!("    \"{}\": {{ {} }}", m.name, parts.join(", ")));
@@ -97,12 +122,28 @@ fn main() {
             let m = metric(&p, &arg(3));
             let t0 = Instant::now();
             let gens: Vec<u32> = (0..m.len() as u32).collect();
-            let g = Group::new(p.degree(), &m.alphabet, &gens, &ChainOptions { shorten: false, ..Default::default() }, &ctl()).unwrap();
+            let g = Group::new(
+                p.degree(),
+                &m.alphabet,
+                &gens,
+                &ChainOptions {
+                    shorten: false,
+                    ..Default::default()
+                },
+                &ctl(),
+            )
+            .unwrap();
             let t1 = Instant::now();
             let d = dense(&p, &m, &g, None, 3, &ctl()).unwrap();
             let t2 = Instant::now();
             println!("puz gods {} {}: {:?}", arg(2), arg(3), d.counts);
-            println!("puz gods {} {}: total {} God's number {:?}", arg(2), arg(3), d.total(), d.gods_number());
+            println!(
+                "puz gods {} {}: total {} God's number {:?}",
+                arg(2),
+                arg(3),
+                d.total(),
+                d.gods_number()
+            );
             println!(
                 "puz gods {} {}: time {:.2} s (chain {:.2} s + table {:.2} s)",
                 arg(2),
@@ -117,10 +158,19 @@ fn main() {
             let p = cube3();
             let m = metric(&p, &arg(2));
             let depth: usize = arg(3).parse().unwrap();
-            let rot: Vec<Perm> = if arg(2) == "stm" { vec![seq(&p, "x"), seq(&p, "y")] } else { vec![] };
+            let rot: Vec<Perm> = if arg(2) == "stm" {
+                vec![seq(&p, "x"), seq(&p, "y")]
+            } else {
+                vec![]
+            };
             let t0 = Instant::now();
             let d = sparse(&p, &m, depth, &rot, 1, &ctl()).unwrap();
-            println!("puz depth {} {depth}: {:?} in {:.2} s", arg(2), d.counts, t0.elapsed().as_secs_f64());
+            println!(
+                "puz depth {} {depth}: {:?} in {:.2} s",
+                arg(2),
+                d.counts,
+                t0.elapsed().as_secs_f64()
+            );
         }
         "scrambles" => {
             // scrambles <n> <seed>: random 16-move htm scrambles, no move on the axis of the last.
@@ -135,7 +185,11 @@ fn main() {
                         continue;
                     }
                     last = Some(f);
-                    out.push(format!("{}{}", FACES[f], ["", "2", "'"][rng.gen_range(0..3)]));
+                    out.push(format!(
+                        "{}{}",
+                        FACES[f],
+                        ["", "2", "'"][rng.gen_range(0..3)]
+                    ));
                 }
                 println!("{}", out.join(" "));
             }
@@ -159,7 +213,7 @@ fn main() {
             for line in text.lines().filter(|l| !l.trim().is_empty()) {
                 let pos = seq(&p, line);
                 let ts = Instant::now();
-                let r = solver.solve(&pos, false, &Control::default()).unwrap();
+                let r = solver.solve(&pos, false, &ctl()).unwrap();
                 println!(
                     "puz optimal {}: {} ({} moves, proved {}, verified {}, {} nodes, {:.2} s)",
                     arg(2),
