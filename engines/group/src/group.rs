@@ -233,6 +233,7 @@ impl Group {
             },
         };
         let table = words::fill(&mut chain, &self.letters, &self.gens, &effort, ctl)?;
+        // Another thread may have finished first: either table is valid, keep the stored one.
         let _ = self.words.set(Arc::new(WordChain { chain, table }));
         Ok(self.words.get().expect("just set"))
     }
