@@ -107,8 +107,8 @@ pub fn why_not(it: &mut Interp, l: &Value, g: &GroupVal, span: Span) -> EvalResu
     if !p.def.is_position(perm) {
         return Ok(Some("it is not a position of the puzzle".into()));
     }
-    match e.group.sift(perm) {
-        Ok(_) => Ok(None),
+    match e.group.check(perm) {
+        Ok(()) => Ok(None),
         Err(rej) => {
             let base = p.def.point_name(rej.base_point);
             let at = p.def.point_name(rej.image);
