@@ -152,6 +152,15 @@ impl Builder<'_> {
 
 impl Compiled {
     pub fn new(word: &Word, alpha: &Alphabet) -> Compiled {
+        Compiled::build(word, alpha, false)
+    }
+
+    /// Compiles with slot `s` = alphabet letter `s` (to share tables built per alphabet).
+    pub fn with_alphabet_slots(word: &Word, alpha: &Alphabet) -> Compiled {
+        Compiled::build(word, alpha, true)
+    }
+
+    fn build(word: &Word, alpha: &Alphabet, alphabet_slots: bool) -> Compiled {
         let mut b = Builder {
             alpha,
             nodes: Vec::new(),
@@ -160,6 +169,11 @@ impl Compiled {
             slot_of: HashMap::new(),
             letters: Vec::new(),
         };
+        if alphabet_slots {
+            for l in 0..alpha.len() as u32 {
+                b.slot(l);
+            }
+        }
         let root = b.compile(word, false);
         Compiled {
             nodes: b.nodes,

@@ -28,12 +28,14 @@ impl Hasher for FoldHasher {
         }
     }
     fn write_u64(&mut self, x: u64) {
-        let m = (self.0 ^ x) as u128 * 0x9E37_79B9_7F4A_7C15u128;
-        self.0 = (m as u64) ^ ((m >> 64) as u64);
+        // splitmix64's finaliser over the running state.
+        let mut z = self.0 ^ x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        self.0 = z ^ (z >> 31);
     }
     fn write_u128(&mut self, x: u128) {
-        self.write_u64(x as u64);
-        self.write_u64((x >> 64) as u64);
+        self.write_u64(x as u64 ^ ((x >> 64) as u64).rotate_left(29));
     }
 }
 

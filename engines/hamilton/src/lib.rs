@@ -21,5 +21,5 @@ pub mod search;
 pub mod testkit;
 pub mod words;
 
-pub use check::{check, Kind, Leave, Mode, Repeat, Report};
+pub use check::{check, Checker, Kind, Leave, Mode, Repeat, Report};
 pub use search::{hamilton, hamilton_stats, HamiltonError, Stats};
