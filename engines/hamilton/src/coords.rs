@@ -48,6 +48,110 @@ struct Basic {
     bits: u32,
     index: HashMap<u128, u32>,
     configs: Vec<u128>,
+    kind: Kind,
+}
+
+/// What a basic coordinate records about its orbit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The image of every point.
+    Plain,
+    /// The orbit splits into blocks of `k` consecutive points that every letter maps with
+    /// a cyclic shift (pieces with `k` orientations): which block goes where.
+    Blocks { k: usize },
+    /// The same orbit's shifts, recorded by destination (Kociemba's orientation by
+    /// location, independent of the block permutation). `of` is the `Blocks` basic.
+    Twists { k: usize, of: usize },
+}
+
+/// Per letter: the block each block goes to and the shift it gets.
+type TwistMaps = (usize, Vec<Vec<usize>>, Vec<Vec<usize>>);
+
+/// Detects blocks of `k` consecutive orbit points mapped with cyclic shifts by all letters.
+fn twist_structure(o: &[u16], perms: &[Perm]) -> Option<TwistMaps> {
+    let n = o.len();
+    let pos = |y: usize| o.binary_search(&(y as u16)).ok();
+    'k: for k in 2..n {
+        if n % k != 0 {
+            continue;
+        }
+        let nb = n / k;
+        let mut sig = Vec::with_capacity(perms.len());
+        let mut sh = Vec::with_capacity(perms.len());
+        for g in perms {
+            let mut sg = vec![0usize; nb];
+            let mut hg = vec![0usize; nb];
+            for i in 0..nb {
+                let Some(q) = pos(g.image(o[i * k] as usize)) else { continue 'k };
+                let (j, s0) = (q / k, q % k);
+                for t in 0..k {
+                    if pos(g.image(o[i * k + t] as usize)) != Some(j * k + (t + s0) % k) {
+                        continue 'k;
+                    }
+                }
+                sg[i] = j;
+                hg[i] = s0;
+            }
+            sig.push(sg);
+            sh.push(hg);
+        }
+        return Some((k, sig, sh));
+    }
+    None
+}
+
+/// Enumerates orientation-by-location vectors: after letter `g`, `b'[j] = b[i] - s_i` where
+/// block `i` goes to `j`.
+fn enumerate_twists(
+    nb: usize,
+    k: usize,
+    sig: &[Vec<usize>],
+    sh: &[Vec<usize>],
+    cap: usize,
+    ctl: &Control,
+) -> Result<Option<(Basic, Vec<u32>)>, Interrupt> {
+    let bits = bits_for(k);
+    if nb as u32 * bits > 128 {
+        return Ok(None);
+    }
+    let mut basic =
+        Basic { points: vec![0; nb], bits, index: HashMap::default(), configs: vec![0], kind: Kind::Plain };
+    basic.index.insert(0, 0);
+    let inv: Vec<Vec<usize>> = sig
+        .iter()
+        .map(|sg| {
+            let mut v = vec![0; nb];
+            for (i, &j) in sg.iter().enumerate() {
+                v[j] = i;
+            }
+            v
+        })
+        .collect();
+    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); sig.len()];
+    let mut head = 0;
+    while head < basic.configs.len() {
+        if head % 65536 == 0 {
+            ctl.check()?;
+        }
+        let c = basic.configs[head];
+        for g in 0..sig.len() {
+            let n = basic.pack((0..nb).map(|j| {
+                let i = inv[g][j];
+                ((basic.get(c, i) as usize + k - sh[g][i]) % k) as u32
+            }));
+            let next = basic.configs.len() as u32;
+            let t = *basic.index.entry(n).or_insert(next);
+            if t == next {
+                if basic.configs.len() >= cap {
+                    return Ok(None);
+                }
+                basic.configs.push(n);
+            }
+            rows[g].push(t);
+        }
+        head += 1;
+    }
+    Ok(Some((basic, rows.concat())))
 }
 
 /// A coordinate: one or more basic orbits combined, with its transition table.
@@ -94,6 +198,36 @@ fn bits_for(n: usize) -> u32 {
 }
 
 impl Basic {
+    /// This coordinate's packed configuration for `p` (`None` if `p` leaves the orbit).
+    fn config_of(&self, p: &Perm) -> Option<u128> {
+        let pos = |x: u16| self.points.binary_search(&(p.image(x as usize) as u16)).ok().map(|j| j as u32);
+        match self.kind {
+            Kind::Plain => {
+                let mut v = 0u128;
+                for (j, &x) in self.points.iter().enumerate() {
+                    v |= (pos(x)? as u128) << (j as u32 * self.bits);
+                }
+                Some(v)
+            }
+            Kind::Blocks { k } => {
+                let mut v = 0u128;
+                for i in 0..self.points.len() / k {
+                    v |= ((pos(self.points[i * k])? as usize / k) as u128) << (i as u32 * self.bits);
+                }
+                Some(v)
+            }
+            Kind::Twists { k, .. } => {
+                let mut v = 0u128;
+                for i in 0..self.points.len() / k {
+                    let q = pos(self.points[i * k])? as usize;
+                    let (j, s) = (q / k, q % k);
+                    v |= (((k - s) % k) as u128) << (j as u32 * self.bits);
+                }
+                Some(v)
+            }
+        }
+    }
+
     fn pack(&self, images: impl Iterator<Item = u32>) -> u128 {
         let mut v = 0u128;
         for (j, x) in images.enumerate() {
@@ -137,6 +271,7 @@ fn enumerate(
         bits,
         index: HashMap::default(),
         configs: Vec::new(),
+        kind: Kind::Plain,
     };
     let id = basic.pack(0..k as u32);
     basic.index.insert(id, 0);
@@ -246,6 +381,27 @@ impl Coords {
         let mut tables: Vec<Vec<u32>> = Vec::new();
         let mut deps: Vec<Dependent> = Vec::new();
         for o in orbits {
+            if let Some((k, sig, sh)) = twist_structure(&o, &perms) {
+                let nb = o.len() / k;
+                let vperms: Vec<Perm> = sig
+                    .iter()
+                    .map(|sg| Perm::from_images(sg.clone()).expect("blocks map to blocks"))
+                    .collect();
+                let virt: Vec<u16> = (0..nb as u16).collect();
+                let a = enumerate(&virt, &vperms, cap, ctl)?;
+                let b = enumerate_twists(nb, k, &sig, &sh, cap, ctl)?;
+                if let (Some((mut a, ta)), Some((mut b, tb))) = (a, b) {
+                    a.points = o.clone();
+                    a.kind = Kind::Blocks { k };
+                    b.points = o.clone();
+                    b.kind = Kind::Twists { k, of: basics.len() };
+                    basics.push(a);
+                    tables.push(ta);
+                    basics.push(b);
+                    tables.push(tb);
+                    continue;
+                }
+            }
             if o.len() as u32 * bits_for(o.len()) > 128 {
                 return Err(CoordsError::TooLarge(format!(
                     "an orbit of {} points",
@@ -260,7 +416,7 @@ impl Coords {
             };
             let mut dup = false;
             for (ki, kept) in basics.iter().enumerate() {
-                if kept.configs.len() >= b.configs.len() {
+                if kept.kind == Kind::Plain && kept.configs.len() >= b.configs.len() {
                     if let Some(images) = determined_by(kept, &o, &perms, ctl)? {
                         deps.push(Dependent {
                             kept: ki,
@@ -361,20 +517,7 @@ impl Coords {
             let mut c = 0u32;
             for &(bi, m) in &b.parts {
                 let basic = &self.basics[bi];
-                let mut ok = true;
-                let v = basic.pack(basic.points.iter().map(|&x| {
-                    let y = p.image(x as usize) as u16;
-                    match basic.points.binary_search(&y) {
-                        Ok(j) => j as u32,
-                        Err(_) => {
-                            ok = false;
-                            0
-                        }
-                    }
-                }));
-                if !ok {
-                    return None;
-                }
+                let v = basic.config_of(p)?;
                 c += basic.index.get(&v)? * m;
             }
             out.push(c);
@@ -414,16 +557,42 @@ impl Coords {
     /// The element with these coordinates, when the tuple is one of the group's.
     pub fn decode(&self, c: &[u32]) -> Perm {
         let mut images: Vec<u16> = (0..self.degree as u16).collect();
+        let mut vals = vec![0u128; self.basics.len()];
         for (b, &x) in self.blocks.iter().zip(c) {
             let mut rest = x;
             for &(bi, m) in &b.parts {
                 let j = rest / m;
                 rest %= m;
-                let basic = &self.basics[bi];
-                let v = basic.configs[j as usize];
-                for (e, &pt) in basic.points.iter().enumerate() {
-                    images[pt as usize] = basic.points[basic.get(v, e) as usize];
+                vals[bi] = self.basics[bi].configs[j as usize];
+            }
+        }
+        for (bi, basic) in self.basics.iter().enumerate() {
+            let v = vals[bi];
+            match basic.kind {
+                Kind::Plain => {
+                    for (e, &pt) in basic.points.iter().enumerate() {
+                        images[pt as usize] = basic.points[basic.get(v, e) as usize];
+                    }
                 }
+                Kind::Blocks { .. } => {}
+                Kind::Twists { k, of } => {
+                    let a = &self.basics[of];
+                    let nb = basic.points.len() / k;
+                    for i in 0..nb {
+                        let j = a.get(vals[of], i) as usize;
+                        let s = (k - basic.get(v, j) as usize) % k;
+                        for t in 0..k {
+                            images[basic.points[i * k + t] as usize] = basic.points[j * k + (t + s) % k];
+                        }
+                    }
+                }
+            }
+        }
+        for (b, &x) in self.blocks.iter().zip(c) {
+            let mut rest = x;
+            for &(bi, m) in &b.parts {
+                let j = rest / m;
+                rest %= m;
                 for d in self.deps.iter().filter(|d| d.kept == bi) {
                     let k = d.points.len();
                     for (e, &pt) in d.points.iter().enumerate() {
@@ -558,5 +727,49 @@ impl Ranker for CoordRanker {
         }
         let idx = i as u64 * 64 + w.trailing_zeros() as u64;
         self.coords.decode(&self.coords.split(idx))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::*;
+    use std::collections::HashSet;
+
+    fn agrees(p: &puz_core::Puzzle, moves: &[&str]) -> usize {
+        let a = alphabet(p, moves);
+        let bfs = BfsRanker::new(&a.perms);
+        let ctl = Control::default();
+        let cr = CoordRanker::new(a.perms.clone(), p.degree(), &ctl).unwrap();
+        assert_eq!(cr.size(), bfs.size());
+        let mut seen = HashSet::new();
+        for r in 0..bfs.size().unwrap() {
+            let x = bfs.unrank(r);
+            let k = cr.rank(&x).expect("in the group");
+            assert!(seen.insert(k));
+            assert_eq!(cr.unrank(k), x);
+        }
+        // Something outside: a single letter of another group.
+        cr.coords().blocks()
+    }
+
+    #[test]
+    fn coordinates_are_exact() {
+        agrees(&cube2(), &["U", "R"]);
+        agrees(&floppy(), &["R", "L", "F", "B"]);
+        agrees(&cheese(), &["H0", "H1", "H2"]);
+        agrees(&six_piece(), &["R", "L", "U"]);
+        agrees(&lights_out(3), &["B00", "B11", "B22", "B01"]);
+    }
+
+    #[test]
+    fn twisted_orbits_split_into_permutation_and_orientation() {
+        let a = alphabet(&cube2(), &["U", "R"]);
+        let c = Coords::new(a.perms.clone(), 24, 1 << 20, 1 << 30, &Control::default()).unwrap();
+        // 6 corners: 120 block arrangements and 243 twist vectors, nothing larger.
+        let mut counts: Vec<u32> = c.tables().iter().map(|t| t.0).collect();
+        counts.sort();
+        assert_eq!(counts, vec![120, 243]);
+        assert!(c.basics.iter().any(|b| matches!(b.kind, Kind::Twists { k: 3, .. })));
     }
 }

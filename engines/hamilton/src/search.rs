@@ -730,6 +730,27 @@ mod tests {
     }
 
     #[test]
+    fn the_coset_method_alone() {
+        // Six-piece puzzle: cosets of a two-letter subgroup, crossed by library paths.
+        for (p, moves, size) in [
+            (six_piece(), &["R", "L", "U"][..], 360u64),
+            (row(5), &["S0", "S1", "S2", "S3"][..], 120),
+            (floppy(), &["R", "L", "F", "B"][..], 192),
+        ] {
+            let a = alphabet(&p, moves);
+            let r = BfsRanker::new(&a.perms);
+            let all: Vec<usize> = (0..a.len()).collect();
+            let ctl = Control::default();
+            let g = build_graph(&a, &all, size, &ctl).unwrap();
+            let mut stats = Stats::default();
+            let w = coset_search(&a, &g, &ctl, &mut stats).unwrap().expect("a coset cycle");
+            assert_eq!(w.len(), size as u128);
+            let rep = check(&w, &a, &Perm::identity(a.perms[0].degree()), &r, Mode::Hamilton, &ctl).unwrap();
+            assert_eq!(rep.kind, Kind::Cycle, "{}: {stats:?}", p.name);
+        }
+    }
+
+    #[test]
     fn two_by_two_u_r() {
         let s = run(&cube2(), &["U", "R"], 29160);
         assert!(s.bipartite);
