@@ -12,7 +12,7 @@ use crate::compile::{Compiled, Cursor};
 use crate::coords::Coords;
 use puz_core::{Alphabet, Control, Frame, Interrupt, Perm, Ranker, Word};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// What to look for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,44 +269,54 @@ fn walk_seq<S: Stepper>(
 /// resolve the earliest repeat exactly when any chunk sees one.
 fn walk_par<S: Stepper>(st: &S, w: &Walk, space: u64, size: u64) -> Result<Found, Interrupt> {
     let threads = rayon::current_num_threads().max(1) as u128;
-    if w.len < 1 << 22 || threads == 1 {
+    if w.len < 1 << 20 || threads == 1 || w.ctl.reserve("a byte per position", space).is_err() {
         return walk_seq(st, w, space, size, Mode::Hamilton);
     }
-    // Positions 0..=len-1 in parallel, then the last one alone (it may close a cycle).
+    // Positions 0..=len-1 in parallel, marking one byte per position with plain stores
+    // (no read-modify-write in the hot loop); they are all distinct exactly when the
+    // number of marked bytes is `len`. The last position alone may close a cycle.
     let body = w.len - 1;
     let nchunks = (threads * 16).min(body / (1 << 18)).max(1);
     let cuts: Vec<u128> = (0..=nchunks).map(|k| body * k / nchunks).collect();
     let prefix = w.compiled.prefix_perms(w.perms, w.start.degree(), &cuts);
     let starts: Vec<S::State> = prefix.iter().map(|p| st.at(p)).collect();
-    let bits: Vec<AtomicU64> = (0..space.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-    let set = |i: u64| {
-        let m = 1u64 << (i & 63);
-        bits[(i >> 6) as usize].fetch_or(m, Ordering::Relaxed) & m != 0
-    };
-    set(st.idx(&starts[0]));
-    let stop = AtomicBool::new(false);
+    let mut storage = vec![0u8; space as usize];
+    // SAFETY: AtomicU8 has the size and alignment of u8 and `storage` is exclusively ours
+    // for the lifetime of `marks`.
+    let marks: &[AtomicU8] =
+        unsafe { std::slice::from_raw_parts(storage.as_mut_ptr() as *const AtomicU8, storage.len()) };
+    marks[st.idx(&starts[0]) as usize].store(1, Ordering::Relaxed);
     let results: Vec<Result<(), Interrupt>> = (0..nchunks as usize)
         .into_par_iter()
         .map(|k| {
             let (from, to) = (cuts[k], cuts[k + 1]);
-            let mut seen_repeat = false;
-            let mut n = 0u32;
-            scan(st, w, starts[k].clone(), from, to - from, |_, i| {
-                if set(i) {
-                    seen_repeat = true;
-                    stop.store(true, Ordering::Relaxed);
-                    return false;
+            let mut cur = w.compiled.seek(from);
+            let mut state = starts[k].clone();
+            let mut left = to - from;
+            while left > 0 {
+                w.ctl.check()?;
+                let sl = cur.next_slice(left);
+                if sl.is_empty() {
+                    break;
                 }
-                n = n.wrapping_add(1);
-                n & 0xffff != 0 || !stop.load(Ordering::Relaxed)
-            })?;
+                left -= sl.len() as u128;
+                for &s in sl {
+                    st.step(&mut state, s);
+                    marks[st.idx(&state) as usize].store(1, Ordering::Relaxed);
+                }
+            }
             Ok(())
         })
         .collect();
     for r in results {
         r?;
     }
-    if stop.load(Ordering::Relaxed) {
+    let distinct: u64 = marks
+        .par_chunks(1 << 20)
+        .map(|c| c.iter().filter(|b| b.load(Ordering::Relaxed) != 0).count() as u64)
+        .sum();
+    if (distinct as u128) < w.len {
+        drop(storage);
         return walk_seq(st, w, space, size, Mode::Hamilton);
     }
     // The last letter, from position len-1.
@@ -315,19 +325,11 @@ fn walk_par<S: Stepper>(st: &S, w: &Walk, space: u64, size: u64) -> Result<Found
     let sl = cur.next_slice(1);
     st.step(&mut s_last, sl[0]);
     let i = st.idx(&s_last);
-    if set(i) {
+    if marks[i as usize].load(Ordering::Relaxed) != 0 {
         let e = earlier(st, w, i, w.len)?;
-        return Ok(Found {
-            repeat: Some((w.len, e)),
-            visited: w.len as u64,
-            all_seen_at: None,
-        });
+        return Ok(Found { repeat: Some((w.len, e)), visited: w.len as u64, all_seen_at: None });
     }
-    Ok(Found {
-        repeat: None,
-        visited: w.len as u64 + 1,
-        all_seen_at: None,
-    })
+    Ok(Found { repeat: None, visited: w.len as u64 + 1, all_seen_at: None })
 }
 
 fn dispatch(

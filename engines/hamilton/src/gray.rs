@@ -129,6 +129,23 @@ mod tests {
         assert_eq!(run(&path, &a, &r), Kind::Path);
         let letters: Vec<u32> = basis.iter().map(|&l| l as u32).collect();
         assert_eq!(run(&binary_cycle(&letters), &a, &r), Kind::Cycle);
+        // Repeats in a long word are found exactly (the parallel walk, then a sequential one).
+        let start = Perm::identity(a.perms[0].degree());
+        let x = basis[5] as u32;
+        let back = Word::seq(vec![path.clone(), Word::Letter(x), Word::Letter(x)]);
+        let rep = check(&back, &a, &start, &r, Mode::Hamilton, &Control::default()).unwrap();
+        let f = rep.first_repeat.unwrap();
+        // Every position was seen by the end of the path, so the letter after it repeats.
+        assert_eq!((f.index, rep.visited), (1 << 23, 1 << 23));
+        let at = |w: &Word, i: u128| crate::words::split_at(w, &a, i).0.eval(&a, start.degree());
+        assert_eq!(at(&back, f.repeats), at(&back, f.index));
+        assert_eq!(f.position, at(&back, f.index));
+        let (p1, p2) = crate::words::split_at(&path, &a, 3_000_000);
+        let mid = Word::seq(vec![p1, Word::named("twice", Word::seq(vec![Word::Letter(x), Word::Letter(x)])), p2]);
+        let rep = check(&mid, &a, &start, &r, Mode::Hamilton, &Control::default()).unwrap();
+        let f = rep.first_repeat.unwrap();
+        assert_eq!((f.index, f.repeats, rep.visited), (3_000_002, 3_000_000, 3_000_002));
+        assert_eq!(f.frames, vec![puz_core::Frame::Item { i: 2, n: 3 }, puz_core::Frame::Named("twice".into()), puz_core::Frame::Item { i: 2, n: 2 }]);
         // A dependent button among the digits makes it fail.
         let all: Vec<Digit> = (0..23).map(|l| Digit { letter: l, radix: 2 }).collect();
         if (0..23).collect::<Vec<usize>>() != basis {
