@@ -564,7 +564,7 @@ impl Interp {
         if let Some(p) = &self.current {
             names.extend(p.def.moves.iter().map(|m| m.name.as_str()));
         }
-        names.extend(super::builtins::NAMES.iter().copied());
+        names.extend(super::builtins::names());
         let near = suggest(name, names.iter().copied());
         let d = Diag::new(span, format!("unknown name `{name}`"))
             .with_label("not a move, macro or builtin");

@@ -19,7 +19,7 @@ impl PuzHelper {
         if let Some(p) = &it.current {
             names.extend(p.def.moves.iter().map(|m| m.name.clone()));
         }
-        names.extend(crate::eval::builtins::NAMES.iter().map(|s| s.to_string()));
+        names.extend(crate::eval::builtins::names().into_iter().map(String::from));
         names.extend(
             [
                 "use", "let", "move", "puzzle", "assert", "show", "metric", "group",

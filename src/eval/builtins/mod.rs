@@ -3,34 +3,24 @@
 
 mod basic;
 pub mod group;
+mod hamilton;
 mod puzzles;
 
 use super::interp::{EvalResult, Interp};
 use super::value::Value;
 use crate::diag::Diag;
-use crate::syntax::{Arg, BinOp, Expr, Ident, Span};
+use crate::syntax::{Arg, BinOp, Expr, ExprKind, Ident, Span};
 
-/// Every builtin name (for completion, suggestions and the rule that `let` may not hide one).
-pub const NAMES: &[&str] = &[
-    "order",
-    "cycles",
-    "length",
-    "inverse",
-    "row",
-    "moves",
-    "chain",
-    "solve",
-    "random",
-    "rank",
-    "unrank",
-    "index",
-    "orbit",
-    "stabilizer",
-    "why",
-];
+/// Every builtin name (for completion, suggestions and the rule that `let` may not hide
+/// one), taken from the help table so the two cannot disagree.
+pub fn names() -> Vec<&'static str> {
+    HELP.iter()
+        .map(|(sig, _)| sig.split('(').next().unwrap())
+        .collect()
+}
 
 pub fn is_builtin(name: &str) -> bool {
-    NAMES.contains(&name)
+    names().contains(&name)
 }
 
 /// One-line descriptions for `:help`.
@@ -83,6 +73,47 @@ pub const HELP: &[(&str, &str)] = &[
     (
         "why(x, G)",
         "whether x is in G, and which stage of the chain rejects it",
+    ),
+    (
+        "check_hamilton(w, G, start: x)",
+        "is w a Hamilton cycle/path of G? the first repeat, in your own macros",
+    ),
+    (
+        "check_devil(w, G)",
+        "does w reach every position of G (repeats allowed)? by which move?",
+    ),
+    (
+        "is_hamilton_cycle(w, G)",
+        "true when w is a Hamilton cycle of G",
+    ),
+    (
+        "is_hamilton_path(w, G)",
+        "true when w is a Hamilton path of G",
+    ),
+    ("is_devil(w, G)", "true when w reaches every position of G"),
+    (
+        "hamilton(G)",
+        "a Hamilton cycle of the Cayley graph of G on its generators, verified",
+    ),
+    (
+        "gray(G, cycle: true)",
+        "a mixed-radix Gray code (path, or modular cycle) on an abelian group",
+    ),
+    (
+        "plain_changes(G)",
+        "the bell-ringing cycle; G's generators are the adjacent swaps in order",
+    ),
+    (
+        "zigzag(P, Q)",
+        "the direct-product path from Hamilton paths P and Q",
+    ),
+    (
+        "path_with_effect(C, m)",
+        "a Hamilton path of H with the effect of move m, from a Hamilton cycle C of H",
+    ),
+    (
+        "coset_splice(C, h1 g1 h2 g2.., tail: true)",
+        "a walk through the cosets of H, each h replaced by a path of H with its effect",
     ),
 ];
 
@@ -184,7 +215,41 @@ pub fn call(it: &mut Interp, name: &Ident, args: &[Arg], span: Span) -> EvalResu
         "orbit" => group::orbit(it, &a),
         "stabilizer" => group::stabilizer(it, &a),
         "why" => group::why(it, &a),
+        "check_hamilton" => hamilton::check_hamilton(it, &a),
+        "check_devil" => hamilton::check_devil(it, &a),
+        "is_hamilton_cycle" => hamilton::is_kind(it, &a, Some(puz_hamilton::Kind::Cycle)),
+        "is_hamilton_path" => hamilton::is_kind(it, &a, Some(puz_hamilton::Kind::Path)),
+        "is_devil" => hamilton::is_kind(it, &a, None),
+        "hamilton" => hamilton::hamilton(it, &a),
+        "gray" => hamilton::gray(it, &a),
+        "plain_changes" => hamilton::plain_changes(it, &a),
+        "zigzag" => hamilton::zigzag(it, &a),
+        "path_with_effect" => hamilton::path_with_effect(it, &a),
+        "coset_splice" => hamilton::coset_splice(it, &a),
         other => {
+            // Jaap's compact style: `LM(R MLMLM R)` is the word `LM` followed by a group.
+            if let [Arg {
+                name: None, value, ..
+            }] = args
+            {
+                if it.current.is_some() && !is_builtin(other) {
+                    let word = Expr {
+                        kind: ExprKind::Word(other.to_string()),
+                        span: name.span,
+                    };
+                    let group = Expr {
+                        kind: ExprKind::Seq(vec![value.clone()]),
+                        span: Span::new(name.span.end, span.end),
+                    };
+                    let seq = Expr {
+                        kind: ExprKind::Seq(vec![word, group]),
+                        span,
+                    };
+                    if let Ok(v) = it.eval(&seq) {
+                        return Ok(v);
+                    }
+                }
+            }
             if it.vars.contains_key(other)
                 || it
                     .current
@@ -196,11 +261,11 @@ pub fn call(it: &mut Interp, name: &Ident, args: &[Arg], span: Span) -> EvalResu
                         "to follow `{other}` by a bracketed sequence, put a space: `{other} (...)`"
                     )));
             }
-            let near = super::names::suggest(other, NAMES.iter().copied());
+            let near = super::names::suggest(other, names().into_iter());
             let d = Diag::new(name.span, format!("unknown function `{other}`"))
                 .with_label("not a builtin");
             Err(if near.is_empty() {
-                d.with_help(format!("builtins: {}", NAMES.join(", ")))
+                d.with_help(format!("builtins: {}", names().join(", ")))
             } else {
                 d.with_help(format!("did you mean `{}`?", near[0]))
             })

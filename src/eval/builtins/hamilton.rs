@@ -1,0 +1,499 @@
+//! Builtins of Hamilton paths and Devil's algorithms (LANGUAGE.md section 5), calling
+//! the Hamilton engine: checks, automatic cycles and Jaap's constructions.
+
+use super::group::group_arg;
+use super::Args;
+use crate::diag::Diag;
+use crate::eval::groups;
+use crate::eval::interp::{small, EvalResult, Interp};
+use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
+use crate::eval::value::{GroupVal, SeqVal, Value};
+use crate::syntax::Span;
+use puz_core::{Alphabet, Frame, Perm, Word};
+use puz_hamilton::gray::Digit;
+use puz_hamilton::{Kind, Mode, Report};
+
+fn seq_arg(it: &mut Interp, a: &Args, i: usize) -> EvalResult<(SeqVal, Span)> {
+    let e = a.pos(i).ok_or_else(|| {
+        Diag::new(
+            a.span,
+            format!("`{}` needs a sequence argument", a.fname.name),
+        )
+    })?;
+    match it.eval(e)? {
+        Value::Seq(s) => Ok((s, e.span)),
+        v => Err(Diag::new(
+            e.span,
+            format!(
+                "`{}` needs a move sequence here, not {}",
+                a.fname.name,
+                v.type_name()
+            ),
+        )),
+    }
+}
+
+fn interrupt(span: Span) -> impl Fn(puz_core::Interrupt) -> Diag {
+    move |i| Diag::new(span, i.to_string())
+}
+
+/// Runs the checker on `w` over the group `g`.
+fn run_check(it: &mut Interp, a: &Args, mode: Mode) -> EvalResult<(Report, SeqVal, GroupVal)> {
+    a.expect(2, 2, &["start"])?;
+    let (s, sp) = seq_arg(it, a, 0)?;
+    let g = group_arg(it, a, 1)?;
+    if s.puzzle.def.name != g.puzzle.def.name {
+        return Err(Diag::new(
+            sp,
+            format!(
+                "this sequence is on `{}`, the group on `{}`",
+                s.puzzle.def.name, g.puzzle.def.name
+            ),
+        ));
+    }
+    let start = match a.named("start") {
+        Some(e) => match it.eval(e)?.perm() {
+            Some((_, p)) => p.clone(),
+            None => return Err(Diag::new(e.span, "`start:` takes a position or a sequence")),
+        },
+        None => s.puzzle.identity(),
+    };
+    let eng = groups::engine(&g, &it.ctl, a.span)?;
+    let report = puz_hamilton::check(
+        &s.word,
+        &s.puzzle.alphabet,
+        &start,
+        &eng.group,
+        mode,
+        &it.ctl,
+    )
+    .map_err(interrupt(a.span))?;
+    Ok((report, s, g))
+}
+
+fn frames_text(frames: &[Frame]) -> String {
+    let parts: Vec<String> = frames
+        .iter()
+        .filter_map(|f| match f {
+            Frame::Named(n) => Some(format!("in `{n}`")),
+            Frame::Repeat { k, n } => Some(format!("repetition {k} of {n}")),
+            Frame::Item { i, n } if *n > 1 => Some(format!("item {i} of {n}")),
+            Frame::Item { .. } => None,
+            Frame::Inverse => Some("inverted".to_string()),
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// The moves leading to position `index` (all of them when few, else the last ones).
+fn prefix_text(s: &SeqVal, index: u128) -> String {
+    let alpha = &s.puzzle.alphabet;
+    if index <= 24 {
+        let v: Vec<&str> = s
+            .word
+            .stream(alpha)
+            .take(index as usize)
+            .map(|l| alpha.names[l as usize].as_str())
+            .collect();
+        format!("after `{}`", v.join(" "))
+    } else {
+        let skip = (index - 6) as usize;
+        let v: Vec<&str> = s
+            .word
+            .stream(alpha)
+            .skip(skip)
+            .take(6)
+            .map(|l| alpha.names[l as usize].as_str())
+            .collect();
+        format!("after {index} moves, ending `... {}`", v.join(" "))
+    }
+}
+
+fn describe(r: &Report, s: &SeqVal, g: &GroupVal, mode: Mode) -> String {
+    let p = &s.puzzle;
+    let mut out = String::new();
+    if let Some(l) = &r.leaves_group {
+        let at = if l.frames.is_empty() {
+            "the start".to_string()
+        } else {
+            format!("move {} ({})", l.index, frames_text(&l.frames))
+        };
+        out.push_str(&format!(
+            "not a walk in {}: {at} leaves the group\n",
+            g.text
+        ));
+    }
+    match (mode, r.kind) {
+        (_, Kind::Cycle) => out.push_str(&format!(
+            "Hamilton cycle of {}: {} moves, {} distinct positions, returns to start\n",
+            g.text, r.steps, r.visited
+        )),
+        (_, Kind::Path) => out.push_str(&format!(
+            "Hamilton path of {}: {} moves, all {} positions once\n",
+            g.text, r.steps, r.visited
+        )),
+        (Mode::Hamilton, Kind::Neither) => match &r.first_repeat {
+            Some(rep) => out.push_str(&format!(
+                "not a Hamilton path: position {} repeats position {} ({}{}); {} of {} visited\n",
+                rep.index,
+                rep.repeats,
+                prefix_text(s, rep.index),
+                if rep.frames.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; the move `{}` is {}",
+                        p.alphabet.names[rep.letter as usize],
+                        frames_text(&rep.frames)
+                    )
+                },
+                r.visited,
+                r.group_size
+            )),
+            None => out.push_str(&format!(
+                "not a Hamilton path of {}: {} moves visit {} distinct positions of {}\n",
+                g.text, r.steps, r.visited, r.group_size
+            )),
+        },
+        (Mode::Devil, Kind::Neither) => {}
+    }
+    if mode == Mode::Devil {
+        match r.all_seen_at {
+            Some(i) => out.push_str(&format!(
+                "Devil's algorithm of {}: every one of the {} positions is seen by move {} of {}\n",
+                g.text, r.group_size, i, r.steps
+            )),
+            None => out.push_str(&format!(
+                "not a Devil's algorithm of {}: {} of {} positions never reached ({} moves)\n",
+                g.text, r.missing, r.group_size, r.steps
+            )),
+        }
+    }
+    out.trim_end().to_string()
+}
+
+pub fn check_hamilton(it: &mut Interp, a: &Args) -> EvalResult<Value> {
+    let (r, s, g) = run_check(it, a, Mode::Hamilton)?;
+    Ok(Value::Text(describe(&r, &s, &g, Mode::Hamilton)))
+}
+
+pub fn check_devil(it: &mut Interp, a: &Args) -> EvalResult<Value> {
+    let (r, s, g) = run_check(it, a, Mode::Devil)?;
+    Ok(Value::Text(describe(&r, &s, &g, Mode::Devil)))
+}
+
+/// `is_hamilton_cycle(w, G)`, `is_hamilton_path(w, G)`, `is_devil(w, G)`: for asserts.
+pub fn is_kind(it: &mut Interp, a: &Args, want: Option<Kind>) -> EvalResult<Value> {
+    let mode = if want.is_some() {
+        Mode::Hamilton
+    } else {
+        Mode::Devil
+    };
+    let (r, _, _) = run_check(it, a, mode)?;
+    Ok(Value::Bool(match want {
+        Some(k) => r.kind == k && r.leaves_group.is_none(),
+        None => r.all_seen_at.is_some() && r.leaves_group.is_none(),
+    }))
+}
+
+/// Replaces every letter of a word by a word (letter maps are closed under inverse, so
+/// an inverted letter maps to the inverted image).
+pub fn map_letters(w: &Word, f: &dyn Fn(u32) -> Word) -> Word {
+    match w {
+        Word::Letter(l) => f(*l),
+        Word::Seq(items) => Word::Seq(
+            items
+                .iter()
+                .map(|x| map_letters(x, f))
+                .collect::<Vec<_>>()
+                .into(),
+        ),
+        Word::Repeat(x, n) => Word::Repeat(map_letters(x, f).into(), *n),
+        Word::Inverse(x) => map_letters(x, f).inverse(),
+        Word::Named(n, x) => Word::Named(n.clone(), map_letters(x, f).into()),
+    }
+}
+
+/// The generators of `g` and their inverses, as an alphabet, with the puzzle sequence
+/// each letter stands for.
+fn generator_alphabet(p: &PuzzleCtx, g: &GroupVal) -> (Alphabet, Vec<Word>) {
+    let mut names = Vec::new();
+    let mut perms: Vec<Perm> = Vec::new();
+    let mut words = Vec::new();
+    let mut inverse = Vec::new();
+    for w in &g.gens {
+        let perm = w.eval(&p.alphabet, p.def.degree());
+        if perm.is_identity() || perms.contains(&perm) {
+            continue;
+        }
+        let base = perms.len() as u32;
+        let (name, inv_word) = match w {
+            Word::Letter(l) => {
+                let (mi, pw) = p.letter_moves[*l as usize];
+                let inv = match p.letter(mi, -(pw as i64)) {
+                    LetterFor::Letter(k) => Word::Letter(k),
+                    _ => w.clone().inverse(),
+                };
+                (p.alphabet.names[*l as usize].clone(), inv)
+            }
+            _ => (format!("({})", w.display(&p.alphabet)), w.clone().inverse()),
+        };
+        let inv = perm.inverse();
+        if inv == perm {
+            names.push(name);
+            perms.push(perm);
+            words.push(w.clone());
+            inverse.push(base);
+        } else {
+            let inv_name = match &inv_word {
+                Word::Letter(k) => p.alphabet.names[*k as usize].clone(),
+                _ => format!("{name}'"),
+            };
+            names.extend([name, inv_name]);
+            perms.extend([perm, inv]);
+            words.extend([w.clone(), inv_word]);
+            inverse.extend([base + 1, base]);
+        }
+    }
+    (
+        Alphabet {
+            names,
+            perms,
+            inverse,
+        },
+        words,
+    )
+}
+
+/// `hamilton(G)`: a Hamilton cycle of the Cayley graph of G on its generators and their
+/// inverses, found by the engine and verified by the checker before it is returned.
+pub fn hamilton(it: &mut Interp, a: &Args) -> EvalResult<Value> {
+    a.expect(1, 1, &[])?;
+    let g = group_arg(it, a, 0)?;
+    let p = g.puzzle.clone();
+    let eng = groups::engine(&g, &it.ctl, a.span)?;
+    let (alpha, words) = generator_alphabet(&p, &g);
+    if alpha.is_empty() {
+        return Err(Diag::new(
+            a.span,
+            format!("{} has no non-trivial generators", g.text),
+        ));
+    }
+    let w = puz_hamilton::hamilton(&alpha, &eng.group, &it.ctl)
+        .map_err(|e| Diag::new(a.span, e.to_string()))?;
+    let word = map_letters(&w, &|l| words[l as usize].clone());
+    let report = puz_hamilton::check(
+        &word,
+        &p.alphabet,
+        &p.identity(),
+        &eng.group,
+        Mode::Hamilton,
+        &it.ctl,
+    )
+    .map_err(interrupt(a.span))?;
+    if report.kind != Kind::Cycle {
+        return Err(Diag::new(
+            a.span,
+            "internal error: the constructed cycle did not verify (please report)",
+        ));
+    }
+    Ok(Value::Seq(SeqVal::new(p, word)))
+}
+
+/// The letter of a single-move generator.
+fn gen_letters(g: &GroupVal, span: Span) -> EvalResult<Vec<u32>> {
+    g.gens
+        .iter()
+        .map(|w| match w {
+            Word::Letter(l) => Ok(*l),
+            _ => Err(Diag::new(
+                span,
+                format!("the generators of {} must be single moves here", g.text),
+            )),
+        })
+        .collect()
+}
+
+/// `gray(G)`, `gray(G, cycle: true)`, `gray([2, 2, 2])`: mixed-radix Gray codes on an
+/// abelian group. With a group, its generators are taken in order and each gets the
+/// radix it adds to the group (a generator that adds nothing is skipped: Lights Out's
+/// 25 buttons give 23 digits).
+pub fn gray(it: &mut Interp, a: &Args) -> EvalResult<Value> {
+    a.expect(1, 1, &["cycle"])?;
+    let e = a.pos(0).unwrap();
+    let cycle = match a.named("cycle") {
+        Some(c) => matches!(it.eval(c)?, Value::Bool(true)),
+        None => false,
+    };
+    let (p, digits) = match it.eval(e)? {
+        Value::Group(g) => {
+            let letters = gen_letters(&g, e.span)?;
+            let p = g.puzzle.clone();
+            for (i, &x) in letters.iter().enumerate() {
+                for &y in &letters[i + 1..] {
+                    let (px, py) = (&p.alphabet.perms[x as usize], &p.alphabet.perms[y as usize]);
+                    if px.then(py) != py.then(px) {
+                        return Err(Diag::new(
+                            e.span,
+                            format!(
+                                "{} is not abelian: {} and {} do not commute",
+                                g.text, p.alphabet.names[x as usize], p.alphabet.names[y as usize]
+                            ),
+                        )
+                        .with_help(
+                            "Gray codes need moves that commute; use hamilton(G) for other groups",
+                        ));
+                    }
+                }
+            }
+            let mut digits = Vec::new();
+            let mut prefix: Vec<Word> = Vec::new();
+            let mut prev = num_bigint::BigUint::from(1u32);
+            for &l in &letters {
+                prefix.push(Word::Letter(l));
+                let gv = GroupVal::new(p.clone(), prefix.clone(), String::new());
+                let order = groups::engine(&gv, &it.ctl, e.span)?.group.order();
+                let radix = &order / &prev;
+                if radix > num_bigint::BigUint::from(1u32) {
+                    let r: u64 = radix
+                        .try_into()
+                        .map_err(|_| Diag::new(e.span, "a digit's radix is too large"))?;
+                    digits.push(Digit {
+                        letter: l,
+                        radix: r,
+                    });
+                } else {
+                    prefix.pop();
+                }
+                prev = order;
+            }
+            (p, digits)
+        }
+        Value::List(v) => {
+            let p = it.require_puzzle(e.span)?;
+            let gens = p.gens.clone();
+            if v.len() > gens.len() {
+                return Err(Diag::new(
+                    e.span,
+                    format!("puzzle `{}` has only {} generators", p.def.name, gens.len()),
+                ));
+            }
+            let mut digits = Vec::new();
+            for (x, &mi) in v.iter().zip(&gens) {
+                let r = match x {
+                    Value::Int(i) => small(i, e.span)?,
+                    _ => return Err(Diag::new(e.span, "`gray([...])` takes a list of radices")),
+                };
+                let LetterFor::Letter(l) = p.letter(mi, 1) else {
+                    return Err(Diag::new(e.span, "a generator is trivial"));
+                };
+                if r < 1 {
+                    return Err(Diag::new(e.span, "radices are at least 1"));
+                }
+                digits.push(Digit {
+                    letter: l,
+                    radix: r as u64,
+                });
+            }
+            (p, digits)
+        }
+        v => {
+            return Err(Diag::new(
+                e.span,
+                format!(
+                    "`gray` needs a group or a list of radices, not {}",
+                    v.type_name()
+                ),
+            ))
+        }
+    };
+    let word = if cycle {
+        let (w, closed) = puz_hamilton::gray::modular(&digits, &p.alphabet);
+        if !closed {
+            return Err(Diag::new(
+                a.span,
+                "no modular Gray cycle for these radices (each radix must divide the next)",
+            )
+            .with_help("drop `cycle: true` for a reflected Gray path"));
+        }
+        w
+    } else {
+        puz_hamilton::gray::reflected(&digits)
+    };
+    Ok(Value::Seq(SeqVal::new(p, word)))
+}
+
+/// `plain_changes(G)`: the bell-ringing cycle, G's generators being the adjacent swaps in order.
+pub fn plain_changes(it: &mut Interp, a: &Args) -> EvalResult<Value> {
+    a.expect(1, 1, &[])?;
+    let g = group_arg(it, a, 0)?;
+    let letters = gen_letters(&g, a.span)?;
+    let w = puz_hamilton::plain::plain_changes(&letters, &g.puzzle.alphabet);
+    Ok(Value::Seq(SeqVal::new(g.puzzle.clone(), w)))
+}
+
+/// `zigzag(P, Q)`: the direct-product path from Hamilton paths P of G and Q of H.
+pub fn zigzag(it: &mut Interp, a: &Args) -> EvalResult<Value> {
+    a.expect(2, 2, &[])?;
+    let (pg, _) = seq_arg(it, a, 0)?;
+    let (ph, _) = seq_arg(it, a, 1)?;
+    let w = puz_hamilton::product::zigzag(&pg.word, &ph.word, &pg.puzzle.alphabet);
+    Ok(Value::Seq(SeqVal::new(pg.puzzle.clone(), w)))
+}
+
+/// `path_with_effect(C, m)`: from a Hamilton cycle C of H, a Hamilton path of H with the
+/// effect of the move m (the cycle rotated and cut).
+pub fn path_with_effect(it: &mut Interp, a: &Args) -> EvalResult<Value> {
+    a.expect(2, 2, &[])?;
+    let (c, _) = seq_arg(it, a, 0)?;
+    let (m, msp) = seq_arg(it, a, 1)?;
+    let Word::Letter(l) = single(&m.word) else {
+        return Err(Diag::new(msp, "the effect must be a single move"));
+    };
+    match puz_hamilton::coset::path_with_effect(&c.word, &c.puzzle.alphabet, l) {
+        Some(w) => Ok(Value::Seq(SeqVal::new(c.puzzle.clone(), w))),
+        None => Err(Diag::new(
+            msp,
+            "this move (and its inverse) does not occur in the cycle",
+        )),
+    }
+}
+
+fn single(w: &Word) -> Word {
+    match w {
+        Word::Named(_, x) => single(x),
+        Word::Seq(v) if v.len() == 1 => single(&v[0]),
+        w => w.clone(),
+    }
+}
+
+/// `coset_splice(C, h1 g1 h2 g2 ..., tail: true)`: Jaap's walk through the cosets of H
+/// (C a Hamilton cycle of H): each `h` is replaced by a Hamilton path of H with its
+/// effect, each `g` steps to the next coset; with `tail` a last path of H ends it.
+pub fn coset_splice(it: &mut Interp, a: &Args) -> EvalResult<Value> {
+    a.expect(2, 2, &["tail"])?;
+    let (c, _) = seq_arg(it, a, 0)?;
+    let (steps, ssp) = seq_arg(it, a, 1)?;
+    let tail = match a.named("tail") {
+        Some(e) => matches!(it.eval(e)?, Value::Bool(true)),
+        None => false,
+    };
+    let letters = steps.word.letters(&steps.puzzle.alphabet);
+    if letters.len() % 2 != 0 {
+        return Err(Diag::new(
+            ssp,
+            "the steps alternate a move of H and a connecting move: an even number of moves",
+        ));
+    }
+    let st: Vec<puz_hamilton::coset::Step> = letters
+        .chunks(2)
+        .map(|x| puz_hamilton::coset::Step { h: x[0], g: x[1] })
+        .collect();
+    match puz_hamilton::coset::coset_splice(&c.word, &c.puzzle.alphabet, &st, tail) {
+        Some(w) => Ok(Value::Seq(SeqVal::new(c.puzzle.clone(), w))),
+        None => Err(Diag::new(
+            ssp,
+            "a move of H in the steps does not occur in the cycle",
+        )),
+    }
+}
