@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# puz-solver against twips (the Rust port of twsearch), side by side, same memory budget
+# and threads. On demand only (CI never runs it); it installs twips-cli when missing.
+#
+#   benches/solver/run.sh                 # everything
+#   N=3 MEM_MIB=512 benches/solver/run.sh  # 3 optimal positions, 512 MiB of tables
+#   ONLY=gods benches/solver/run.sh        # one section: gods | depth | optimal | superflip
+#
+# Figures go to stdout; copy them with the date and command into README.md.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target-solver}
+MEM_MIB=${MEM_MIB:-1024}
+THREADS=${THREADS:-2}
+N=${N:-10}
+SEED=${SEED:-1}
+ONLY=${ONLY:-all}
+export RAYON_NUM_THREADS=$THREADS
+export XDG_CACHE_HOME=${XDG_CACHE_HOME:-$HERE/.cache}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+TWIPS=${TWIPS:-$(command -v twips || true)}
+if [ -z "$TWIPS" ]; then
+  if [ ! -x "$HERE/.twips/bin/twips" ]; then
+    # The default "simd" feature needs a nightly compiler.
+    cargo install twips-cli --no-default-features --root "$HERE/.twips"
+  fi
+  TWIPS=$HERE/.twips/bin/twips
+fi
+(cd "$HERE/bench" && cargo build --release -q)
+B=$CARGO_TARGET_DIR/release/puz-solver-bench
+for p in cube2 cube2six cube3; do "$B" kpuzzle $p > "$WORK/$p.json"; done
+
+now() { date +%s.%N; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+side_by_side() { # title, puz seconds, twips seconds
+  printf '%-44s puz %8.2f s   twips %8.2f s   puz/twips %s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"
+}
+run_twips() { "$TWIPS" "$@" --memory-MiB "$MEM_MIB" --num-threads "$THREADS"; }
+
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores, threads $THREADS, memory $MEM_MIB MiB"
+
+if [ "$ONLY" = all ] || [ "$ONLY" = gods ]; then
+  for spec in "cube2 U,R,F" "cube2six U,D,R,L,F,B"; do
+    set -- $spec
+    t0=$(now); "$B" gods "$1" htm | tee "$WORK/puz.out"; t1=$(now)
+    run_twips gods-algorithm "$WORK/$1.json" --generator-moves "$2" > "$WORK/twips.out" 2>&1; t2=$(now)
+    grep -iE "^[0-9]+ |total|antipod" "$WORK/twips.out" | head -20 || true
+    side_by_side "God's algorithm $1 <$2> htm" "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)"
+  done
+fi
+
+if [ "$ONLY" = all ] || [ "$ONLY" = depth ]; then
+  for m in htm qtm stm atm; do "$B" depth $m 5; done
+fi
+
+if [ "$ONLY" = all ] || [ "$ONLY" = optimal ]; then
+  "$B" scrambles "$N" "$SEED" > "$WORK/scrambles.txt"
+  # Tables first (built once, then cached), so the timing below is the search.
+  echo "R U" > "$WORK/warm.txt"
+  "$B" optimal htm "$WORK/warm.txt" "$MEM_MIB" > /dev/null 2>&1
+  t0=$(now); "$B" optimal htm "$WORK/scrambles.txt" "$MEM_MIB" 2>/dev/null | grep -v '^  '; t1=$(now)
+  # twips builds its prune table per run; warm the OS caches with one short search.
+  run_twips search "$WORK/cube3.json" --scramble-alg "R U" --min-num-solutions 1 > /dev/null 2>&1 || true
+  t2=$(now)
+  while read -r line; do
+    printf 'twips: %s -> ' "$line"
+    run_twips search "$WORK/cube3.json" --scramble-alg "$line" --min-num-solutions 1 \
+      --check-before-solve never 2>/dev/null | tail -1
+  done < "$WORK/scrambles.txt"
+  t3=$(now)
+  side_by_side "optimal htm, $N positions of 16 random moves" "$(echo "$t1 - $t0" | bc)" "$(echo "$t3 - $t2" | bc)"
+fi
+
+if [ "$ONLY" = all ] || [ "$ONLY" = superflip ]; then
+  t0=$(now); "$B" superflip atm "$MEM_MIB" 2>/dev/null; t1=$(now)
+  printf 'superflip atm: %.2f s (goal: under 10 s)\n' "$(echo "$t1 - $t0" | bc)"
+fi
