@@ -14,13 +14,21 @@ fn bench(name: &str, p: &puz_core::Puzzle, moves: &[&str]) {
     let a = alphabet(p, moves);
     let t = Instant::now();
     let r = CoordRanker::new(a.perms.clone(), p.degree(), &ctl).unwrap();
-    println!("{name}: group of {} positions ranked (CoordRanker) in {:.2?}", r.size().unwrap(), t.elapsed());
+    println!(
+        "{name}: group of {} positions ranked (CoordRanker) in {:.2?}",
+        r.size().unwrap(),
+        t.elapsed()
+    );
     let t = Instant::now();
     let (w, stats) = hamilton_stats(&a, &r, &ctl).unwrap();
     let ht = t.elapsed();
     println!("{name}: hamilton(G) in {ht:.2?} (including its own verification): {stats:?}");
     let shown = w.display(&a);
-    println!("{name}: word of {} letters, starts {}", w.len(), &shown[..shown.len().min(100)]);
+    println!(
+        "{name}: word of {} letters, starts {}",
+        w.len(),
+        &shown[..shown.len().min(100)]
+    );
     let id = Perm::identity(p.degree());
     let t = Instant::now();
     let checker = Checker::new(&a, &r, &ctl).unwrap();

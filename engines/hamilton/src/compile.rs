@@ -11,6 +11,8 @@ use std::collections::HashMap;
 
 /// Subtrees with at most this many letters become one leaf.
 const LEAF: u128 = 512;
+/// Items of a sequence shorter than this are gathered with their neighbours.
+const SMALL: u128 = 16;
 
 #[derive(Debug)]
 enum Node {
@@ -39,19 +41,22 @@ struct Builder<'a> {
     alpha: &'a Alphabet,
     nodes: Vec<Node>,
     lens: Vec<u128>,
-    memo: HashMap<(*const Word, bool), u32>,
-    slot_of: HashMap<u32, u16>,
+    memo: crate::coords::FastMap<(*const Word, bool), u32>,
+    leaves: HashMap<Box<[u16]>, u32>,
+    lens_memo: crate::coords::FastMap<*const Word, u128>,
+    slot_of: Vec<u16>,
     letters: Vec<u32>,
 }
 
 impl Builder<'_> {
     fn slot(&mut self, letter: u32) -> u16 {
-        if let Some(&s) = self.slot_of.get(&letter) {
+        let s = self.slot_of[letter as usize];
+        if s != u16::MAX {
             return s;
         }
         let s = self.letters.len() as u16;
         self.letters.push(letter);
-        self.slot_of.insert(letter, s);
+        self.slot_of[letter as usize] = s;
         s
     }
 
@@ -61,23 +66,73 @@ impl Builder<'_> {
         (self.nodes.len() - 1) as u32
     }
 
-    fn expand(&mut self, w: &Word, inv: bool, out: &mut Vec<u16>) {
-        let mut letters = w.letters(self.alpha);
-        if inv {
-            letters.reverse();
-            for l in letters.iter_mut() {
-                *l = self.alpha.inverse[*l as usize];
-            }
+    /// `w.len()`, memoised by node (shared subtrees are measured once).
+    fn len_of(&mut self, w: &Word) -> u128 {
+        let key = w as *const Word;
+        if let Word::Letter(_) = w {
+            return 1;
         }
-        for l in letters {
-            let s = self.slot(l);
-            out.push(s);
+        if let Some(&l) = self.lens_memo.get(&key) {
+            return l;
+        }
+        let l = match w {
+            Word::Letter(_) => 1,
+            Word::Seq(items) => items
+                .iter()
+                .fold(0u128, |acc, x| acc.saturating_add(self.len_of(x))),
+            Word::Repeat(x, n) => self.len_of(x).saturating_mul(*n as u128),
+            Word::Inverse(x) | Word::Named(_, x) => self.len_of(x),
+        };
+        if l > SMALL {
+            self.lens_memo.insert(key, l);
+        }
+        l
+    }
+
+    /// Appends the letter slots of `w` (inverted when `inv`) without allocating.
+    fn expand(&mut self, w: &Word, inv: bool, out: &mut Vec<u16>) {
+        match w {
+            Word::Letter(l) => {
+                let l = if inv {
+                    self.alpha.inverse[*l as usize]
+                } else {
+                    *l
+                };
+                let s = self.slot(l);
+                out.push(s);
+            }
+            Word::Named(_, x) => self.expand(x, inv, out),
+            Word::Inverse(x) => self.expand(x, !inv, out),
+            Word::Repeat(x, n) => {
+                for _ in 0..*n {
+                    self.expand(x, inv, out);
+                }
+            }
+            Word::Seq(items) => {
+                if inv {
+                    for x in items.iter().rev() {
+                        self.expand(x, inv, out);
+                    }
+                } else {
+                    for x in items.iter() {
+                        self.expand(x, inv, out);
+                    }
+                }
+            }
         }
     }
 
+    /// A leaf, shared with any earlier leaf of the same letters (a flat sequence of many
+    /// runs such as `(U R)104 U' (R U)104 ...` compiles to a few distinct leaves).
     fn leaf(&mut self, letters: Vec<u16>) -> u32 {
+        if let Some(&id) = self.leaves.get(&letters[..]) {
+            return id;
+        }
         let len = letters.len() as u128;
-        self.push(Node::Leaf(letters.into_boxed_slice()), len)
+        let key: Box<[u16]> = letters.into_boxed_slice();
+        let id = self.push(Node::Leaf(key.clone()), len);
+        self.leaves.insert(key, id);
+        id
     }
 
     fn compile(&mut self, w: &Word, inv: bool) -> u32 {
@@ -85,7 +140,7 @@ impl Builder<'_> {
         if let Some(&id) = self.memo.get(&key) {
             return id;
         }
-        let len = w.len();
+        let len = self.len_of(w);
         let id = if len <= LEAF {
             let mut v = Vec::with_capacity(len as usize);
             self.expand(w, inv, &mut v);
@@ -108,13 +163,14 @@ impl Builder<'_> {
                     let mut kids = Vec::new();
                     let mut buf: Vec<u16> = Vec::new();
                     for x in order {
-                        let l = x.len();
+                        let l = self.len_of(x);
                         if l == 0 {
                             continue;
                         }
-                        if l <= LEAF {
+                        if l < SMALL {
+                            // Tiny items are gathered into short leaves.
                             self.expand(x, inv, &mut buf);
-                            if buf.len() as u128 >= LEAF {
+                            if buf.len() as u128 >= 4 * SMALL {
                                 let b = std::mem::take(&mut buf);
                                 kids.push(self.leaf(b));
                             }
@@ -165,8 +221,10 @@ impl Compiled {
             alpha,
             nodes: Vec::new(),
             lens: Vec::new(),
-            memo: HashMap::new(),
-            slot_of: HashMap::new(),
+            memo: Default::default(),
+            leaves: HashMap::new(),
+            lens_memo: Default::default(),
+            slot_of: vec![u16::MAX; alpha.len()],
             letters: Vec::new(),
         };
         if alphabet_slots {
@@ -181,6 +239,11 @@ impl Compiled {
             root,
             letters: b.letters,
         }
+    }
+
+    /// The number of compiled nodes.
+    pub fn nodes(&self) -> usize {
+        self.nodes.len()
     }
 
     /// The number of letters.

@@ -34,12 +34,17 @@ impl Hasher for FoldHasher {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         self.0 = z ^ (z >> 31);
     }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
     fn write_u128(&mut self, x: u128) {
         self.write_u64(x as u64 ^ ((x >> 64) as u64).rotate_left(29));
     }
 }
 
-type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FoldHasher>>;
+/// A hash map with [`FoldHasher`].
+pub type FastMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FoldHasher>>;
+type HashMap<K, V> = FastMap<K, V>;
 
 /// One orbit of points and the configurations the group gives it.
 #[derive(Debug)]
@@ -72,7 +77,7 @@ fn twist_structure(o: &[u16], perms: &[Perm]) -> Option<TwistMaps> {
     let n = o.len();
     let pos = |y: usize| o.binary_search(&(y as u16)).ok();
     'k: for k in 2..n {
-        if n % k != 0 {
+        if !n.is_multiple_of(k) {
             continue;
         }
         let nb = n / k;
@@ -82,7 +87,9 @@ fn twist_structure(o: &[u16], perms: &[Perm]) -> Option<TwistMaps> {
             let mut sg = vec![0usize; nb];
             let mut hg = vec![0usize; nb];
             for i in 0..nb {
-                let Some(q) = pos(g.image(o[i * k] as usize)) else { continue 'k };
+                let Some(q) = pos(g.image(o[i * k] as usize)) else {
+                    continue 'k;
+                };
                 let (j, s0) = (q / k, q % k);
                 for t in 0..k {
                     if pos(g.image(o[i * k + t] as usize)) != Some(j * k + (t + s0) % k) {
@@ -114,8 +121,13 @@ fn enumerate_twists(
     if nb as u32 * bits > 128 {
         return Ok(None);
     }
-    let mut basic =
-        Basic { points: vec![0; nb], bits, index: HashMap::default(), configs: vec![0], kind: Kind::Plain };
+    let mut basic = Basic {
+        points: vec![0; nb],
+        bits,
+        index: HashMap::default(),
+        configs: vec![0],
+        kind: Kind::Plain,
+    };
     basic.index.insert(0, 0);
     let inv: Vec<Vec<usize>> = sig
         .iter()
@@ -200,7 +212,12 @@ fn bits_for(n: usize) -> u32 {
 impl Basic {
     /// This coordinate's packed configuration for `p` (`None` if `p` leaves the orbit).
     fn config_of(&self, p: &Perm) -> Option<u128> {
-        let pos = |x: u16| self.points.binary_search(&(p.image(x as usize) as u16)).ok().map(|j| j as u32);
+        let pos = |x: u16| {
+            self.points
+                .binary_search(&(p.image(x as usize) as u16))
+                .ok()
+                .map(|j| j as u32)
+        };
         match self.kind {
             Kind::Plain => {
                 let mut v = 0u128;
@@ -212,7 +229,8 @@ impl Basic {
             Kind::Blocks { k } => {
                 let mut v = 0u128;
                 for i in 0..self.points.len() / k {
-                    v |= ((pos(self.points[i * k])? as usize / k) as u128) << (i as u32 * self.bits);
+                    v |=
+                        ((pos(self.points[i * k])? as usize / k) as u128) << (i as u32 * self.bits);
                 }
                 Some(v)
             }
@@ -279,7 +297,7 @@ fn enumerate(
     let mut table_rows: Vec<Vec<u32>> = vec![Vec::new(); perms.len()];
     let mut head = 0usize;
     while head < basic.configs.len() {
-        if head % 65536 == 0 {
+        if head.is_multiple_of(65536) {
             ctl.check()?;
         }
         let c = basic.configs[head];
@@ -394,7 +412,10 @@ impl Coords {
                     a.points = o.clone();
                     a.kind = Kind::Blocks { k };
                     b.points = o.clone();
-                    b.kind = Kind::Twists { k, of: basics.len() };
+                    b.kind = Kind::Twists {
+                        k,
+                        of: basics.len(),
+                    };
                     basics.push(a);
                     tables.push(ta);
                     basics.push(b);
@@ -442,7 +463,7 @@ impl Coords {
             let cnt = basics[i].configs.len() as u32;
             let t = &tables[i];
             if let Some(last) = blocks.last_mut() {
-                if (last.count as u64) * (cnt as u64) <= 4096 && last.parts.len() > 0 {
+                if (last.count as u64) * (cnt as u64) <= 4096 && !last.parts.is_empty() {
                     // New coordinate = old * cnt + this.
                     let oc = last.count;
                     let nc = oc * cnt;
@@ -582,7 +603,8 @@ impl Coords {
                         let j = a.get(vals[of], i) as usize;
                         let s = (k - basic.get(v, j) as usize) % k;
                         for t in 0..k {
-                            images[basic.points[i * k + t] as usize] = basic.points[j * k + (t + s) % k];
+                            images[basic.points[i * k + t] as usize] =
+                                basic.points[j * k + (t + s) % k];
                         }
                     }
                 }
@@ -770,6 +792,9 @@ mod tests {
         let mut counts: Vec<u32> = c.tables().iter().map(|t| t.0).collect();
         counts.sort();
         assert_eq!(counts, vec![120, 243]);
-        assert!(c.basics.iter().any(|b| matches!(b.kind, Kind::Twists { k: 3, .. })));
+        assert!(c
+            .basics
+            .iter()
+            .any(|b| matches!(b.kind, Kind::Twists { k: 3, .. })));
     }
 }

@@ -40,9 +40,9 @@ pub fn coset_splice(cycle: &Word, alpha: &Alphabet, steps: &[Step], tail: bool) 
     let mut paths: HashMap<u32, Word> = HashMap::new();
     let mut items = Vec::new();
     for s in steps {
-        if !paths.contains_key(&s.h) {
+        if let std::collections::hash_map::Entry::Vacant(e) = paths.entry(s.h) {
             let p = path_with_effect(cycle, alpha, s.h)?;
-            paths.insert(s.h, Word::named(&format!("H{}", alpha.names[s.h as usize]), p));
+            e.insert(Word::named(&format!("H{}", alpha.names[s.h as usize]), p));
         }
         items.push(paths[&s.h].clone());
         items.push(Word::Letter(s.g));
@@ -55,7 +55,13 @@ pub fn coset_splice(cycle: &Word, alpha: &Alphabet, steps: &[Step], tail: bool) 
 
 /// The first letter index `i` of `w` (from `start`) where the letter is `letter` and the
 /// position before it satisfies `pred` (streamed; for words of moderate length).
-pub fn find_step(w: &Word, alpha: &Alphabet, start: &Perm, letter: u32, pred: impl Fn(&Perm) -> bool) -> Option<u128> {
+pub fn find_step(
+    w: &Word,
+    alpha: &Alphabet,
+    start: &Perm,
+    letter: u32,
+    pred: impl Fn(&Perm) -> bool,
+) -> Option<u128> {
     let mut p = start.clone();
     for (i, l) in w.stream(alpha).enumerate() {
         if l == letter && pred(&p) {
@@ -82,7 +88,9 @@ mod tests {
 
     fn kind(w: &Word, a: &Alphabet, r: &dyn Ranker) -> Kind {
         let start = Perm::identity(a.perms[0].degree());
-        check(w, a, &start, r, Mode::Hamilton, &Control::default()).unwrap().kind
+        check(w, a, &start, r, Mode::Hamilton, &Control::default())
+            .unwrap()
+            .kind
     }
 
     #[test]
@@ -115,7 +123,11 @@ mod tests {
         let p = row(4);
         let a = alphabet(&p, &["S0", "S1", "S2"]);
         let r = BfsRanker::new(&a.perms);
-        let m = [("L", Word::Letter(0)), ("M", Word::Letter(1)), ("R", Word::Letter(2))];
+        let m = [
+            ("L", Word::Letter(0)),
+            ("M", Word::Letter(1)),
+            ("R", Word::Letter(2)),
+        ];
         let printed = parse(&a, "(LMLML R)2 LM(R MLMLM R)ML R", &m);
         assert_eq!(kind(&printed, &a, &r), Kind::Cycle);
         // (LMLML R)3 misses the positions with piece 0 on the right.
@@ -151,7 +163,10 @@ mod tests {
     fn floppy_cube_pfpb_pfpb() {
         let a = alphabet(&floppy(), &["R", "L", "F", "B"]);
         let r = BfsRanker::new(&a.perms);
-        let p = Word::named("P", parse(&a, "(L FRFRFRFRFRF L) FRFRFRFR L (RFRFRFRFRFR L)2 R", &[]));
+        let p = Word::named(
+            "P",
+            parse(&a, "(L FRFRFRFRFRF L) FRFRFRFR L (RFRFRFRFRFR L)2 R", &[]),
+        );
         let w = parse(&a, "PFPB PFPB", &[("P", p)]);
         assert_eq!(w.len(), 192);
         assert_eq!(kind(&w, &a, &r), Kind::Cycle);
@@ -180,13 +195,27 @@ mod tests {
         let e = weave.eval(&a, 5);
         // The weave moves piece 4 from the right end to the left and keeps the order of the
         // others: a cyclic shift.
-        assert_eq!((0..5).map(|i| e.image(i)).collect::<Vec<_>>(), vec![1, 2, 3, 4, 0]);
+        assert_eq!(
+            (0..5).map(|i| e.image(i)).collect::<Vec<_>>(),
+            vec![1, 2, 3, 4, 0]
+        );
         // Woven five times it sees every position of <T0, T1> twice (a Devil's algorithm);
         // half of it, (T1 T0)5, is a Hamilton cycle.
         assert_eq!(r.size(), Some(10));
         let start = Perm::identity(5);
-        let rep = check(&weave.clone().pow(5), &a, &start, &r, Mode::Devil, &Control::default()).unwrap();
-        assert_eq!((rep.visited, rep.all_seen_at, rep.kind), (10, Some(9), Kind::Neither));
+        let rep = check(
+            &weave.clone().pow(5),
+            &a,
+            &start,
+            &r,
+            Mode::Devil,
+            &Control::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            (rep.visited, rep.all_seen_at, rep.kind),
+            (10, Some(9), Kind::Neither)
+        );
         assert_eq!(kind(&parse(&a, "(T1 T0)5", &[]), &a, &r), Kind::Cycle);
     }
 }

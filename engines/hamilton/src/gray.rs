@@ -45,7 +45,10 @@ pub fn reflected(digits: &[Digit]) -> Word {
 /// The binary reflected Gray code closed into a cycle: the path ends with only the last
 /// digit set, so one more press of that letter returns to the start.
 pub fn binary_cycle(letters: &[u32]) -> Word {
-    let digits: Vec<Digit> = letters.iter().map(|&letter| Digit { letter, radix: 2 }).collect();
+    let digits: Vec<Digit> = letters
+        .iter()
+        .map(|&letter| Digit { letter, radix: 2 })
+        .collect();
     let last = *letters.last().expect("at least one digit");
     cat(vec![reflected(&digits), Word::Letter(last)])
 }
@@ -65,7 +68,7 @@ pub fn modular(digits: &[Digit], alpha: &Alphabet) -> (Word, bool) {
         match &cycle {
             None => cycle = Some(l.pow(d.radix as i64)),
             Some(c) => {
-                if d.radix % prev_radix != 0 {
+                if !d.radix.is_multiple_of(prev_radix) {
                     break;
                 }
                 let q = drop_last(c, alpha);
@@ -80,7 +83,11 @@ pub fn modular(digits: &[Digit], alpha: &Alphabet) -> (Word, bool) {
         return (c, true);
     }
     // Reflect the remaining digits over the path made from the cycle so far.
-    let mut p = if c.is_empty() { c } else { drop_last(&c, alpha) };
+    let mut p = if c.is_empty() {
+        c
+    } else {
+        drop_last(&c, alpha)
+    };
     for d in &digits[k..] {
         let l = Word::Letter(d.letter);
         let pair = cat(vec![p.clone(), l.clone(), p.clone().inverse(), l.clone()]);
@@ -123,7 +130,13 @@ mod tests {
         assert_eq!(r.size(), Some(1 << 23));
         let basis = r.independent();
         assert_eq!(basis.len(), 23);
-        let digits: Vec<Digit> = basis.iter().map(|&l| Digit { letter: l as u32, radix: 2 }).collect();
+        let digits: Vec<Digit> = basis
+            .iter()
+            .map(|&l| Digit {
+                letter: l as u32,
+                radix: 2,
+            })
+            .collect();
         let path = reflected(&digits);
         assert_eq!(path.len(), (1 << 23) - 1);
         assert_eq!(run(&path, &a, &r), Kind::Path);
@@ -141,13 +154,32 @@ mod tests {
         assert_eq!(at(&back, f.repeats), at(&back, f.index));
         assert_eq!(f.position, at(&back, f.index));
         let (p1, p2) = crate::words::split_at(&path, &a, 3_000_000);
-        let mid = Word::seq(vec![p1, Word::named("twice", Word::seq(vec![Word::Letter(x), Word::Letter(x)])), p2]);
+        let mid = Word::seq(vec![
+            p1,
+            Word::named("twice", Word::seq(vec![Word::Letter(x), Word::Letter(x)])),
+            p2,
+        ]);
         let rep = check(&mid, &a, &start, &r, Mode::Hamilton, &Control::default()).unwrap();
         let f = rep.first_repeat.unwrap();
-        assert_eq!((f.index, f.repeats, rep.visited), (3_000_002, 3_000_000, 3_000_002));
-        assert_eq!(f.frames, vec![puz_core::Frame::Item { i: 2, n: 3 }, puz_core::Frame::Named("twice".into()), puz_core::Frame::Item { i: 2, n: 2 }]);
+        assert_eq!(
+            (f.index, f.repeats, rep.visited),
+            (3_000_002, 3_000_000, 3_000_002)
+        );
+        assert_eq!(
+            f.frames,
+            vec![
+                puz_core::Frame::Item { i: 2, n: 3 },
+                puz_core::Frame::Named("twice".into()),
+                puz_core::Frame::Item { i: 2, n: 2 }
+            ]
+        );
         // A dependent button among the digits makes it fail.
-        let all: Vec<Digit> = (0..23).map(|l| Digit { letter: l, radix: 2 }).collect();
+        let all: Vec<Digit> = (0..23)
+            .map(|l| Digit {
+                letter: l,
+                radix: 2,
+            })
+            .collect();
         if (0..23).collect::<Vec<usize>>() != basis {
             assert_eq!(run(&reflected(&all), &a, &r), Kind::Neither);
         }
@@ -161,12 +193,25 @@ mod tests {
             let refs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
             let a = alphabet(&p, &refs);
             let r = BfsRanker::new(&a.perms);
-            let digits: Vec<Digit> =
-                refs.iter().map(|n| Digit { letter: letter(&a, n), radix: base as u64 }).collect();
-            assert_eq!(run(&reflected(&digits), &a, &r), Kind::Path, "reflected {d} digits base {base}");
+            let digits: Vec<Digit> = refs
+                .iter()
+                .map(|n| Digit {
+                    letter: letter(&a, n),
+                    radix: base as u64,
+                })
+                .collect();
+            assert_eq!(
+                run(&reflected(&digits), &a, &r),
+                Kind::Path,
+                "reflected {d} digits base {base}"
+            );
             let (m, is_cycle) = modular(&digits, &a);
             assert!(is_cycle);
-            assert_eq!(run(&m, &a, &r), Kind::Cycle, "modular {d} digits base {base}");
+            assert_eq!(
+                run(&m, &a, &r),
+                Kind::Cycle,
+                "modular {d} digits base {base}"
+            );
         }
     }
 
@@ -183,12 +228,19 @@ mod tests {
             let mut b = puz_core::MoveBuilder::new(&p);
             b.cycle(o, &[(0, 1)]).unwrap();
             let perm = b.finish();
-            p.moves.push(puz_core::NamedMove { name: format!("D{o}"), perm, primitive: true });
+            p.moves.push(puz_core::NamedMove {
+                name: format!("D{o}"),
+                perm,
+                primitive: true,
+            });
         }
         let a = alphabet(&p, &["D0", "D1", "D2"]);
         let r = BfsRanker::new(&a.perms);
         assert_eq!(r.size(), Some(24));
-        let d = |n: &str, radix| Digit { letter: letter(&a, n), radix };
+        let d = |n: &str, radix| Digit {
+            letter: letter(&a, n),
+            radix,
+        };
         let digits = [d("D0", 2), d("D1", 4), d("D2", 3)];
         assert_eq!(run(&reflected(&digits), &a, &r), Kind::Path);
         // 2 | 4 but 4 does not divide 3: a path.

@@ -52,7 +52,15 @@ mod tests {
             let swaps: Vec<u32> = refs.iter().map(|s| letter(&a, s)).collect();
             let w = plain_changes(&swaps, &a);
             assert_eq!(w.len(), (1..=n as u128).product::<u128>());
-            let rep = check(&w, &a, &Perm::identity(n), &r, Mode::Hamilton, &Control::default()).unwrap();
+            let rep = check(
+                &w,
+                &a,
+                &Perm::identity(n),
+                &r,
+                Mode::Hamilton,
+                &Control::default(),
+            )
+            .unwrap();
             assert_eq!(rep.kind, Kind::Cycle, "n = {n}");
         }
     }

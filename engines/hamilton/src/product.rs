@@ -9,9 +9,18 @@ use puz_core::{Alphabet, Word};
 pub fn zigzag(path_g: &Word, path_h: &Word, alpha: &Alphabet) -> Word {
     let q = path_h.clone();
     let qi = path_h.clone().inverse();
-    let f = |l: u32, odd: bool| Word::seq(vec![if odd { qi.clone() } else { q.clone() }, Word::Letter(l)]);
+    let f = |l: u32, odd: bool| {
+        Word::seq(vec![
+            if odd { qi.clone() } else { q.clone() },
+            Word::Letter(l),
+        ])
+    };
     let body = substitute(path_g, alpha, &f);
-    let last = if path_g.len() % 2 == 0 { q } else { qi };
+    let last = if path_g.len().is_multiple_of(2) {
+        q
+    } else {
+        qi
+    };
     cat(vec![body, last])
 }
 
@@ -34,23 +43,42 @@ mod tests {
             let mut b = MoveBuilder::new(&p);
             b.cycle(0, &[(i, 0), (i + 1, 0)]).unwrap();
             let perm = b.finish();
-            p.moves.push(NamedMove { name: format!("S{i}"), perm, primitive: true });
+            p.moves.push(NamedMove {
+                name: format!("S{i}"),
+                perm,
+                primitive: true,
+            });
         }
         let mut b = MoveBuilder::new(&p);
         b.cycle(1, &[(0, 1)]).unwrap();
         let perm = b.finish();
-        p.moves.push(NamedMove { name: "D".into(), perm, primitive: true });
+        p.moves.push(NamedMove {
+            name: "D".into(),
+            perm,
+            primitive: true,
+        });
         let a = alphabet(&p, &["S0", "S1", "S2", "D"]);
         let r = BfsRanker::new(&a.perms);
         assert_eq!(r.size(), Some(120));
         let swaps = [letter(&a, "S0"), letter(&a, "S1"), letter(&a, "S2")];
         let cyc = plain_changes(&swaps, &a);
         let g_path = crate::words::drop_last(&cyc, &a);
-        let h_path = reflected(&[Digit { letter: letter(&a, "D"), radix: 5 }]);
+        let h_path = reflected(&[Digit {
+            letter: letter(&a, "D"),
+            radix: 5,
+        }]);
         for (g, h) in [(&g_path, &h_path), (&h_path, &g_path)] {
             let w = zigzag(g, h, &a);
             assert_eq!(w.len(), 119);
-            let rep = check(&w, &a, &Perm::identity(a.perms[0].degree()), &r, Mode::Hamilton, &Control::default()).unwrap();
+            let rep = check(
+                &w,
+                &a,
+                &Perm::identity(a.perms[0].degree()),
+                &r,
+                Mode::Hamilton,
+                &Control::default(),
+            )
+            .unwrap();
             assert_eq!(rep.kind, Kind::Path, "{rep:?} {}", w.display(&a));
         }
     }

@@ -142,7 +142,8 @@ pub fn row(n: usize) -> Puzzle {
 /// consecutive wedges), reversing their order and turning each over. The whole disc's
 /// position is not fixed, so flipping a half or its complement are different moves.
 pub fn cheese() -> Puzzle {
-    let mut moves: Vec<(String, Vec<(usize, i64)>, Vec<(usize, i64)>)> = Vec::new();
+    type Flip = (String, Vec<(usize, i64)>, Vec<(usize, i64)>);
+    let mut moves: Vec<Flip> = Vec::new();
     for k in 0..3 {
         let (a, b, c) = (k, k + 1, k + 2);
         moves.push((format!("H{k}"), vec![(a, 1), (c, 1)], vec![(b, 1)]));
@@ -275,27 +276,6 @@ pub fn topspin(n: usize) -> Puzzle {
     p
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn order(p: &Puzzle, moves: &[&str]) -> u64 {
-        let a = alphabet(p, moves);
-        BfsRanker::new(&a.perms).size().unwrap()
-    }
-
-    #[test]
-    fn group_orders_match_the_seeds() {
-        assert_eq!(order(&floppy(), &["R", "L", "F", "B"]), 192);
-        assert_eq!(order(&six_piece(), &["R", "L", "U"]), 360);
-        assert_eq!(order(&six_piece(), &["R", "L"]), 60);
-        assert_eq!(order(&row(4), &["S0", "S1", "S2"]), 24);
-        assert_eq!(order(&cheese(), &["H0", "H1", "H2"]), 96);
-        assert_eq!(order(&cube2(), &["U", "R"]), 29160);
-        assert_eq!(order(&dials(3, 12), &["M0", "M1", "M2"]), 1728);
-    }
-}
-
 /// Parses cuber's notation over an alphabet: letters by longest name match (so `R'R'L`
 /// needs no spaces), `( ... )` or `[ ... ]` groups, a count after an atom repeats it and
 /// `'` after a group inverts it. `macros` are named words usable by name.
@@ -391,7 +371,12 @@ impl Gf2Ranker {
     pub fn new(gens: &[Perm]) -> Gf2Ranker {
         let degree = gens[0].degree();
         assert!(degree <= 128);
-        let mut r = Gf2Ranker { degree, gens: gens.to_vec(), basis: Vec::new(), kept: Vec::new() };
+        let mut r = Gf2Ranker {
+            degree,
+            gens: gens.to_vec(),
+            basis: Vec::new(),
+            kept: Vec::new(),
+        };
         for (i, g) in gens.iter().enumerate() {
             let (v, c) = r.reduce(Self::vector(g), 0);
             if v != 0 {
@@ -440,5 +425,26 @@ impl Ranker for Gf2Ranker {
             }
         }
         p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn order(p: &Puzzle, moves: &[&str]) -> u64 {
+        let a = alphabet(p, moves);
+        BfsRanker::new(&a.perms).size().unwrap()
+    }
+
+    #[test]
+    fn group_orders_match_the_seeds() {
+        assert_eq!(order(&floppy(), &["R", "L", "F", "B"]), 192);
+        assert_eq!(order(&six_piece(), &["R", "L", "U"]), 360);
+        assert_eq!(order(&six_piece(), &["R", "L"]), 60);
+        assert_eq!(order(&row(4), &["S0", "S1", "S2"]), 24);
+        assert_eq!(order(&cheese(), &["H0", "H1", "H2"]), 96);
+        assert_eq!(order(&cube2(), &["U", "R"]), 29160);
+        assert_eq!(order(&dials(3, 12), &["M0", "M1", "M2"]), 1728);
     }
 }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The first `i` letters and the rest, both nested (repetitions are split, not expanded).
+#[allow(clippy::only_used_in_recursion)]
 pub fn split_at(w: &Word, alpha: &Alphabet, i: u128) -> (Word, Word) {
     let len = w.len();
     assert!(i <= len, "cut {i} past the end {len}");
@@ -101,7 +102,14 @@ pub fn substitute(w: &Word, alpha: &Alphabet, f: &dyn Fn(u32, bool) -> Word) -> 
 
 type Memo = HashMap<(*const Word, bool, bool), Word>;
 
-fn subst(w: &Word, alpha: &Alphabet, f: &dyn Fn(u32, bool) -> Word, inv: bool, odd: bool, memo: &mut Memo) -> Word {
+fn subst(
+    w: &Word,
+    alpha: &Alphabet,
+    f: &dyn Fn(u32, bool) -> Word,
+    inv: bool,
+    odd: bool,
+    memo: &mut Memo,
+) -> Word {
     let key = (w as *const Word, inv, odd);
     if let Some(x) = memo.get(&key) {
         return x.clone();
@@ -137,7 +145,11 @@ fn subst(w: &Word, alpha: &Alphabet, f: &dyn Fn(u32, bool) -> Word, inv: bool, o
         Word::Seq(items) => {
             let mut v = Vec::with_capacity(items.len());
             let mut par = odd;
-            let order: Vec<&Word> = if inv { items.iter().rev().collect() } else { items.iter().collect() };
+            let order: Vec<&Word> = if inv {
+                items.iter().rev().collect()
+            } else {
+                items.iter().collect()
+            };
             for x in order {
                 v.push(subst(x, alpha, f, inv, par, memo));
                 par ^= x.len() % 2 == 1;
@@ -168,11 +180,19 @@ impl Default for Folder {
 
 impl Folder {
     pub fn new() -> Folder {
-        Folder { items: Vec::new(), a: None, b: None, count: 0, half: false }
+        Folder {
+            items: Vec::new(),
+            a: None,
+            b: None,
+            count: 0,
+            half: false,
+        }
     }
 
     fn flush(&mut self) {
-        let (Some(a), b) = (self.a, self.b) else { return };
+        let (Some(a), b) = (self.a, self.b) else {
+            return;
+        };
         let unit = match b {
             Some(b) => Word::seq(vec![Word::Letter(a), Word::Letter(b)]),
             None => Word::Letter(a),
@@ -260,8 +280,16 @@ mod tests {
     }
 
     fn sample(seed: &[u32], reps: u64) -> Word {
-        let inner = Word::named("X", Word::seq(seed.iter().map(|&l| Word::Letter(l)).collect()));
-        Word::seq(vec![Word::Letter(4), inner.clone().pow(reps as i64), inner.inverse().pow(2), Word::Letter(0)])
+        let inner = Word::named(
+            "X",
+            Word::seq(seed.iter().map(|&l| Word::Letter(l)).collect()),
+        );
+        Word::seq(vec![
+            Word::Letter(4),
+            inner.clone().pow(reps as i64),
+            inner.inverse().pow(2),
+            Word::Letter(0),
+        ])
     }
 
     proptest! {
