@@ -250,11 +250,6 @@ pub fn sparse(
 ) -> Result<Distances, SolveError> {
     let model = Model::new(puzzle)?;
     model.check_code_bits()?;
-    let norm = if rotations.is_empty() {
-        None
-    } else {
-        Some(Normaliser::new(&model, rotations)?)
-    };
     let mut actions = Vec::new();
     for p in &metric.alphabet.perms {
         match model.action(p) {
@@ -262,6 +257,11 @@ pub fn sparse(
             None => return invalid("a generator is not a position of the puzzle"),
         }
     }
+    let norm = if rotations.is_empty() {
+        None
+    } else {
+        Some(Normaliser::new(&model, rotations, &actions)?)
+    };
     let maxc = *metric.cost.iter().max().unwrap() as usize;
     let mut solved = model.solved();
     if let Some(nm) = &norm {

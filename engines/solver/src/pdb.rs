@@ -501,7 +501,12 @@ mod tests {
         let c2 = cube2();
         let model = Model::new(&c2).unwrap();
         let qtm = Metric::qtm(&c2, &[]).unwrap();
-        let actions: Vec<Action> = qtm.alphabet.perms.iter().map(|p| model.action(p).unwrap()).collect();
+        let actions: Vec<Action> = qtm
+            .alphabet
+            .perms
+            .iter()
+            .map(|p| model.action(p).unwrap())
+            .collect();
         let pieces = vec![1u8, 3, 5, 6];
         let p = Pattern::new(&model, 0, pieces.clone());
         let pdb = Pdb::build(&model, p, &actions, &qtm.cost, &Control::default()).unwrap();
