@@ -31,18 +31,21 @@ fn bench(name: &str, p: &puz_core::Puzzle, moves: &[&str]) {
     );
     let id = Perm::identity(p.degree());
     let t = Instant::now();
-    let checker = Checker::new(&a, &r, &ctl).unwrap();
+    let mut checker = Checker::new(&a, &r, &ctl).unwrap();
     println!("{name}: checker tables built once in {:.3?}", t.elapsed());
-    for run in 0..3 {
-        let t = Instant::now();
-        let rep = checker.check(&w, &id, Mode::Hamilton, &ctl).unwrap();
-        let dt = t.elapsed();
-        assert_eq!(rep.kind, Kind::Cycle);
-        println!(
-            "{name}: Checker::check run {run} (Hamilton, parallel): {:?} in {dt:.3?} = {:.1} million moves/s",
-            rep.kind,
-            w.len() as f64 / dt.as_secs_f64() / 1e6
-        );
+    for parallel in [false, true] {
+        checker.parallel = parallel;
+        for run in 0..3 {
+            let t = Instant::now();
+            let rep = checker.check(&w, &id, Mode::Hamilton, &ctl).unwrap();
+            let dt = t.elapsed();
+            assert_eq!(rep.kind, Kind::Cycle);
+            println!(
+                "{name}: Checker::check run {run} (Hamilton, parallel {parallel}): {:?} in {dt:.3?} = {:.1} million moves/s",
+                rep.kind,
+                w.len() as f64 / dt.as_secs_f64() / 1e6
+            );
+        }
     }
     let t = Instant::now();
     let rep = checker.check(&w, &id, Mode::Devil, &ctl).unwrap();

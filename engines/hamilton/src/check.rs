@@ -12,7 +12,7 @@ use crate::compile::{Compiled, Cursor};
 use crate::coords::Coords;
 use puz_core::{Alphabet, Control, Frame, Interrupt, Perm, Ranker, Word};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What to look for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,6 +156,8 @@ impl Stepper for RankStep<'_> {
 
 /// Everything a walk needs.
 struct Walk<'a> {
+    /// Walk Hamilton mode in parallel chunks.
+    parallel: bool,
     start: &'a Perm,
     compiled: &'a Compiled,
     /// Letter permutations by slot.
@@ -271,24 +273,23 @@ fn walk_seq<S: Stepper>(
 /// resolve the earliest repeat exactly when any chunk sees one.
 fn walk_par<S: Stepper>(st: &S, w: &Walk, space: u64, size: u64) -> Result<Found, Interrupt> {
     let threads = rayon::current_num_threads().max(1) as u128;
-    if w.len < 1 << 20 || threads == 1 || w.ctl.reserve("a byte per position", space).is_err() {
+    if w.len < 1 << 20 || threads == 1 || !w.parallel {
         return walk_seq(st, w, space, size, Mode::Hamilton);
     }
-    // Positions 0..=len-1 in parallel, marking one byte per position with plain stores
-    // (no read-modify-write in the hot loop); they are all distinct exactly when the
-    // number of marked bytes is `len`. The last position alone may close a cycle.
+    // Positions 0..=len-1 in parallel, marking bits of an atomic bitset (no test in the hot
+    // loop); they are all distinct exactly when `len` bits end up set. The last position
+    // alone may close a cycle. A repeat anywhere sends us to the exact sequential walk.
     let body = w.len - 1;
     let nchunks = (threads * 16).min(body / (1 << 18)).max(1);
     let cuts: Vec<u128> = (0..=nchunks).map(|k| body * k / nchunks).collect();
     let prefix = w.compiled.prefix_perms(w.perms, w.start.degree(), &cuts);
     let starts: Vec<S::State> = prefix.iter().map(|p| st.at(p)).collect();
-    let mut storage = vec![0u8; space as usize];
-    // SAFETY: AtomicU8 has the size and alignment of u8 and `storage` is exclusively ours
-    // for the lifetime of `marks`.
-    let marks: &[AtomicU8] = unsafe {
-        std::slice::from_raw_parts(storage.as_mut_ptr() as *const AtomicU8, storage.len())
+    let marks: Vec<AtomicU64> = (0..space.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+    let mark = |i: u64| {
+        marks[(i >> 6) as usize].fetch_or(1 << (i & 63), Ordering::Relaxed);
     };
-    marks[st.idx(&starts[0]) as usize].store(1, Ordering::Relaxed);
+    let marked = |i: u64| marks[(i >> 6) as usize].load(Ordering::Relaxed) >> (i & 63) & 1 == 1;
+    mark(st.idx(&starts[0]));
     let results: Vec<Result<(), Interrupt>> = (0..nchunks as usize)
         .into_par_iter()
         .map(|k| {
@@ -305,7 +306,7 @@ fn walk_par<S: Stepper>(st: &S, w: &Walk, space: u64, size: u64) -> Result<Found
                 left -= sl.len() as u128;
                 for &s in sl {
                     st.step(&mut state, s);
-                    marks[st.idx(&state) as usize].store(1, Ordering::Relaxed);
+                    mark(st.idx(&state));
                 }
             }
             Ok(())
@@ -316,10 +317,13 @@ fn walk_par<S: Stepper>(st: &S, w: &Walk, space: u64, size: u64) -> Result<Found
     }
     let distinct: u64 = marks
         .par_chunks(1 << 20)
-        .map(|c| c.iter().filter(|b| b.load(Ordering::Relaxed) != 0).count() as u64)
+        .map(|c| {
+            c.iter()
+                .map(|b| b.load(Ordering::Relaxed).count_ones() as u64)
+                .sum::<u64>()
+        })
         .sum();
     if (distinct as u128) < w.len {
-        drop(storage);
         return walk_seq(st, w, space, size, Mode::Hamilton);
     }
     // The last letter, from position len-1.
@@ -328,7 +332,7 @@ fn walk_par<S: Stepper>(st: &S, w: &Walk, space: u64, size: u64) -> Result<Found
     let sl = cur.next_slice(1);
     st.step(&mut s_last, sl[0]);
     let i = st.idx(&s_last);
-    if marks[i as usize].load(Ordering::Relaxed) != 0 {
+    if marked(i) {
         let e = earlier(st, w, i, w.len)?;
         return Ok(Found {
             repeat: Some((w.len, e)),
@@ -418,6 +422,9 @@ pub fn check(
 
 /// A checker for many words over one alphabet: the coordinate tables are built once.
 pub struct Checker<'a> {
+    /// Walk Hamilton mode in parallel chunks on an atomic bitset (off by default: on this
+    /// 2-core machine the sequential walk was faster, see benches/hamilton/README.md).
+    pub parallel: bool,
     alpha: &'a Alphabet,
     ranker: &'a dyn Ranker,
     coords: Option<Coords>,
@@ -451,6 +458,7 @@ impl<'a> Checker<'a> {
             Err(_) => None,
         };
         Ok(Checker {
+            parallel: false,
             alpha,
             ranker,
             coords,
@@ -461,6 +469,7 @@ impl<'a> Checker<'a> {
     /// the ranker's group).
     pub fn with_coords(alpha: &'a Alphabet, ranker: &'a dyn Ranker, coords: Coords) -> Checker<'a> {
         Checker {
+            parallel: false,
             alpha,
             ranker,
             coords: Some(coords),
@@ -574,6 +583,7 @@ fn run(
     let space = coords.map_or(size, |c| c.space);
     ctl.reserve(&format!("a bitset of {space} positions"), space.div_ceil(8))?;
     let w = Walk {
+        parallel: pre.is_some_and(|c| c.parallel),
         start,
         compiled: &compiled,
         perms: &perms,

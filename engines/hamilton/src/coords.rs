@@ -798,3 +798,29 @@ mod tests {
             .any(|b| matches!(b.kind, Kind::Twists { k: 3, .. })));
     }
 }
+
+#[cfg(test)]
+mod ur_tests {
+    use super::*;
+    use crate::testkit::*;
+
+    #[test]
+    fn three_by_three_u_r_coordinates() {
+        let a = alphabet(&cube3_ur(), &["U", "R"]);
+        let c = Coords::new(a.perms.clone(), 48, 1 << 20, 1 << 40, &Control::default()).unwrap();
+        let counts: Vec<u32> = c.tables().iter().map(|t| t.0).collect();
+        // Corners: 120 arrangements x 243 twists; edges: 5040 (the flipped copy is dropped).
+        assert_eq!(c.space, 29160 * 5040, "{counts:?} {:?}", c.mults());
+        let id = c.index(&c.encode(&Perm::identity(48)).unwrap());
+        let mut v = id;
+        let mut p = Perm::identity(48);
+        for k in 0..1000usize {
+            let s = (k * 7 + k / 3) % 4;
+            v = c.step_index(v, s);
+            p = p.then(&a.perms[s]);
+            assert!(v < c.space);
+            assert_eq!(c.decode(&c.split(v)), p, "step {k}");
+            assert_eq!(c.index(&c.encode(&p).unwrap()), v, "step {k}");
+        }
+    }
+}

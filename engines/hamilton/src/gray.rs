@@ -173,6 +173,29 @@ mod tests {
                 puz_core::Frame::Item { i: 2, n: 2 }
             ]
         );
+        // The same in parallel chunks: a path, the repeat after it, the repeat inside it.
+        let mut checker = crate::check::Checker::new(&a, &r, &Control::default()).unwrap();
+        checker.parallel = true;
+        let ctl = Control::default();
+        assert_eq!(
+            checker
+                .check(&path, &start, Mode::Hamilton, &ctl)
+                .unwrap()
+                .kind,
+            Kind::Path
+        );
+        let f = checker
+            .check(&back, &start, Mode::Hamilton, &ctl)
+            .unwrap()
+            .first_repeat
+            .unwrap();
+        assert_eq!(f.index, 1 << 23);
+        let f2 = checker
+            .check(&mid, &start, Mode::Hamilton, &ctl)
+            .unwrap()
+            .first_repeat
+            .unwrap();
+        assert_eq!((f2.index, f2.repeats), (3_000_002, 3_000_000));
         // A dependent button among the digits makes it fail.
         let all: Vec<Digit> = (0..23)
             .map(|l| Digit {
