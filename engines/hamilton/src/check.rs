@@ -715,6 +715,50 @@ mod tests {
         (first, seen.len())
     }
 
+    #[test]
+    fn the_ranker_fallback_agrees_with_coordinates() {
+        // Without coordinate tables the checker ranks every position with the Ranker.
+        let (a, r) = six(&["R", "L", "U"]);
+        let plain = Checker {
+            parallel: false,
+            alpha: &a,
+            ranker: &r,
+            coords: None,
+        };
+        let ctl = Control::default();
+        let id = Perm::identity(6);
+        let c = parse(&a, "(R'R'LRRL'RRLRRL)5", &[]);
+        let steps = vec![
+            crate::coset::Step {
+                h: a.index("R").unwrap(),
+                g: a.index("U").unwrap()
+            };
+            4
+        ];
+        let mut steps = steps;
+        steps.push(crate::coset::Step {
+            h: a.index("L").unwrap(),
+            g: a.index("U").unwrap(),
+        });
+        let w = crate::coset::coset_splice(&c, &a, &steps, true).unwrap();
+        for word in [
+            w.clone(),
+            Word::seq(vec![w.clone(), Word::Letter(0)]),
+            c.clone(),
+        ] {
+            for mode in [Mode::Hamilton, Mode::Devil] {
+                assert_eq!(
+                    plain.check(&word, &id, mode, &ctl).unwrap(),
+                    check(&word, &a, &id, &r, mode, &ctl).unwrap()
+                );
+            }
+        }
+        assert_eq!(
+            plain.check(&w, &id, Mode::Hamilton, &ctl).unwrap().kind,
+            Kind::Path
+        );
+    }
+
     use proptest::prelude::*;
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]

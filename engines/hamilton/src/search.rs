@@ -881,6 +881,28 @@ mod tests {
     }
 
     #[test]
+    fn with_the_stabiliser_chain_ranker_of_puz_group() {
+        for (p, moves) in [
+            (floppy(), &["R", "L", "F", "B"][..]),
+            (six_piece(), &["R", "L", "U"][..]),
+            (cube2(), &["U", "R"][..]),
+        ] {
+            let a = alphabet(&p, moves);
+            let ctl = Control::default();
+            let gens: Vec<u32> = (0..a.len() as u32).collect();
+            let g =
+                puz_group::Group::new(p.degree(), &a, &gens, &Default::default(), &ctl).unwrap();
+            let w = hamilton(&a, &g, &ctl).unwrap();
+            assert_eq!(w.len(), g.size().unwrap() as u128);
+            let x = g.unrank(g.size().unwrap() / 3);
+            assert_eq!(
+                check(&w, &a, &x, &g, Mode::Hamilton, &ctl).unwrap().kind,
+                Kind::Cycle
+            );
+        }
+    }
+
+    #[test]
     fn two_by_two_u_r() {
         let s = run(&cube2(), &["U", "R"], 29160);
         assert!(s.bipartite);
