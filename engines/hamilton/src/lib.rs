@@ -4,7 +4,9 @@
 //! - [`check`]: streams a nested word and says whether it is a Hamilton cycle, a Hamilton
 //!   path or neither, where it first repeats (in the user's own nested definitions), and
 //!   for Devil's algorithms when every position has been seen.
-//! - [`coords`]: the exact coordinate representation the checker and the search walk on.
+//! - [`compile`]: a nested word compiled for streaming from any letter index (never expanded).
+//! - [`coords`]: the exact coordinate representation the checker and the search walk on, and
+//!   [`coords::CoordRanker`], a [`puz_core::Ranker`] for groups that fit in memory.
 //! - [`words`]: surgery on nested words (cut, rotate, replace a letter, substitute letters).
 //! - [`gray`], [`plain`], [`product`], [`coset`]: Jaap Scherphuis's constructions.
 //! - [`search`]: `hamilton(G)`, a Hamilton cycle of a group that fits in memory.
