@@ -1,7 +1,7 @@
 //! puz-hamilton: Hamilton paths and cycles (and Devil's algorithms) on the Cayley graphs of
 //! permutation puzzles.
 //!
-//! - [`check`]: streams a nested word and says whether it is a Hamilton cycle, a Hamilton
+//! - [`check()`]: streams a nested word and says whether it is a Hamilton cycle, a Hamilton
 //!   path or neither, where it first repeats (in the user's own nested definitions), and
 //!   for Devil's algorithms when every position has been seen.
 //! - [`compile`]: a nested word compiled for streaming from any letter index (never expanded).
