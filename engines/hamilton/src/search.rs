@@ -9,7 +9,7 @@
 //!    edges of two different cycles with `r = q y'` and `s = p x` for letters `x`, `y`
 //!    (so `g y' h = x`), replace them by `p -x-> s` and `r -y-> q`: one cycle.
 //! 4. If cycles remain, rotation-extension (Posa) on the whole graph (small groups only).
-//! 5. Fold the cycle into a nested word and verify it with [`crate::check`].
+//! 5. Fold the cycle into a nested word and verify it with [`crate::check()`].
 
 #[cfg(test)]
 use crate::check::check;
