@@ -34,6 +34,8 @@ pub struct Interp {
     pub allow_rebind: bool,
     /// The source being run (for diagnostics).
     pub source: Source,
+    /// The metric chosen by `metric NAME` (htm until then).
+    pub metric: Rc<super::value::MetricSpec>,
 }
 
 pub type EvalResult<T> = Result<T, Diag>;
@@ -51,6 +53,7 @@ impl Interp {
                 name: "<input>".into(),
                 text: Arc::new(String::new()),
             },
+            metric: Rc::new(super::value::MetricSpec::Named("htm".into())),
         }
     }
 
@@ -75,7 +78,7 @@ impl Interp {
         result
     }
 
-    fn print(&mut self, s: &str) {
+    pub fn print(&mut self, s: &str) {
         let _ = writeln!(self.out, "{s}");
         let _ = self.out.flush();
     }

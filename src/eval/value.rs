@@ -86,6 +86,29 @@ pub enum Value {
     List(Vec<Value>),
     /// A report printed as it is (tables, check results).
     Text(String),
+    /// A turn metric: a named one or an explicit generator set.
+    Metric(Rc<MetricSpec>),
+}
+
+/// A metric as the user wrote it; resolved against a puzzle when used.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MetricSpec {
+    /// `htm`, `qtm`, `stm`, `atm`.
+    Named(String),
+    /// `metric m = {U, U2, U'}`: sequences (as text in the puzzle's moves) with costs.
+    Explicit {
+        name: String,
+        gens: Vec<(String, u32)>,
+    },
+}
+
+impl MetricSpec {
+    pub fn name(&self) -> &str {
+        match self {
+            MetricSpec::Named(n) => n,
+            MetricSpec::Explicit { name, .. } => name,
+        }
+    }
 }
 
 impl Value {
@@ -101,6 +124,7 @@ impl Value {
             Value::Puzzle(_) => "a puzzle",
             Value::List(_) => "a list",
             Value::Text(_) => "a report",
+            Value::Metric(_) => "a metric",
         }
     }
 
@@ -136,6 +160,19 @@ impl fmt::Display for Value {
                 write!(f, "]")
             }
             Value::Text(t) => write!(f, "{}", t.trim_end()),
+            Value::Metric(m) => match m.as_ref() {
+                MetricSpec::Named(n) => write!(f, "metric {n}"),
+                MetricSpec::Explicit { name, gens } => {
+                    write!(
+                        f,
+                        "metric {name} = {{{}}}",
+                        gens.iter()
+                            .map(|(g, _)| g.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }
+            },
         }
     }
 }

@@ -256,7 +256,12 @@ impl Word {
                     out.push('(');
                 }
                 for w in items.iter() {
-                    w.write(alpha, out, true);
+                    // A sequence inside a sequence keeps its parentheses: `(D2 U2) F`.
+                    w.write(
+                        alpha,
+                        out,
+                        !matches!(w, Word::Seq(inner) if inner.len() > 1),
+                    );
                 }
                 if !top {
                     out.push(')');

@@ -52,6 +52,7 @@ pub fn length(it: &mut Interp, a: &Args) -> EvalResult<Value> {
     a.expect(1, 1, &["metric"])?;
     let e = a.pos(0).unwrap();
     match it.eval(e)? {
+        Value::Seq(s) if a.named("metric").is_some() => super::solve::length_in(it, &s, e, a),
         Value::Seq(s) => Ok(Value::Int(BigInt::from(s.word.len()))),
         other => Err(Diag::new(
             e.span,

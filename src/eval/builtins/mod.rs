@@ -5,6 +5,7 @@ mod basic;
 pub mod group;
 mod hamilton;
 mod puzzles;
+mod solve;
 
 use super::interp::{EvalResult, Interp};
 use super::value::Value;
@@ -226,6 +227,9 @@ pub fn call(it: &mut Interp, name: &Ident, args: &[Arg], span: Span) -> EvalResu
         "zigzag" => hamilton::zigzag(it, &a),
         "path_with_effect" => hamilton::path_with_effect(it, &a),
         "coset_splice" => hamilton::coset_splice(it, &a),
+        "distances" => solve::distances(it, &a),
+        "distance_counts" => solve::distance_counts(it, &a),
+        "optimal" => solve::optimal(it, &a),
         other => {
             // Jaap's compact style: `LM(R MLMLM R)` is the word `LM` followed by a group.
             if let [Arg {
@@ -273,21 +277,18 @@ pub fn call(it: &mut Interp, name: &Ident, args: &[Arg], span: Span) -> EvalResu
     }
 }
 
-/// Names that evaluate to a value without a call (metrics, later).
-pub fn constant(_it: &mut Interp, _name: &str, _span: Span) -> EvalResult<Option<Value>> {
-    Ok(None)
+/// Names that evaluate to a value without a call: the metrics.
+pub fn constant(_it: &mut Interp, name: &str, _span: Span) -> EvalResult<Option<Value>> {
+    Ok(solve::constant(name))
 }
 
 pub fn metric_stmt(
-    _it: &mut Interp,
+    it: &mut Interp,
     name: &Ident,
-    _value: Option<&Expr>,
+    value: Option<&Expr>,
     span: Span,
 ) -> EvalResult<()> {
-    Err(Diag::new(
-        span,
-        format!("metric `{}`: metrics are not available yet", name.name),
-    ))
+    solve::metric_stmt(it, name, value, span)
 }
 
 pub fn membership(it: &mut Interp, l: &Value, r: &Value, span: Span) -> EvalResult<Value> {
