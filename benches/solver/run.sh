@@ -4,6 +4,7 @@
 #
 #   benches/solver/run.sh                 # everything
 #   N=3 MEM_MIB=512 benches/solver/run.sh  # 3 optimal positions, 512 MiB of tables
+#   MOVES=12 ONLY=optimal benches/solver/run.sh  # shorter scrambles than the default 16
 #   ONLY=gods benches/solver/run.sh        # one section: gods | depth | optimal | superflip
 #
 # Figures go to stdout; copy them with the date and command into README.md.
@@ -14,6 +15,7 @@ export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target-solver}
 MEM_MIB=${MEM_MIB:-1024}
 THREADS=${THREADS:-2}
 N=${N:-10}
+MOVES=${MOVES:-16}
 SEED=${SEED:-1}
 ONLY=${ONLY:-all}
 export RAYON_NUM_THREADS=$THREADS
@@ -57,7 +59,7 @@ if [ "$ONLY" = all ] || [ "$ONLY" = depth ]; then
 fi
 
 if [ "$ONLY" = all ] || [ "$ONLY" = optimal ]; then
-  "$B" scrambles "$N" "$SEED" > "$WORK/scrambles.txt"
+  "$B" scrambles "$N" "$SEED" "$MOVES" > "$WORK/scrambles.txt"
   # Tables first (built once, then cached), so the timing below is the search.
   echo "R U" > "$WORK/warm.txt"
   "$B" optimal htm "$WORK/warm.txt" "$MEM_MIB" > /dev/null 2>&1
@@ -71,7 +73,7 @@ if [ "$ONLY" = all ] || [ "$ONLY" = optimal ]; then
       --check-before-solve never 2>/dev/null | tail -1
   done < "$WORK/scrambles.txt"
   t3=$(now)
-  side_by_side "optimal htm, $N positions of 16 random moves" "$(echo "$t1 - $t0" | bc)" "$(echo "$t3 - $t2" | bc)"
+  side_by_side "optimal htm, $N positions of $MOVES random moves" "$(echo "$t1 - $t0" | bc)" "$(echo "$t3 - $t2" | bc)"
 fi
 
 if [ "$ONLY" = all ] || [ "$ONLY" = superflip ]; then

@@ -173,13 +173,15 @@ fn main() {
             );
         }
         "scrambles" => {
-            // scrambles <n> <seed>: random 16-move htm scrambles, no move on the axis of the last.
+            // scrambles <n> <seed> [moves]: random htm scrambles (16 moves by default), never
+            // the face of the move before.
             let n: usize = arg(2).parse().unwrap();
             let mut rng = rand::rngs::StdRng::seed_from_u64(arg(3).parse().unwrap());
+            let moves: usize = arg(4).parse().unwrap_or(16);
             for _ in 0..n {
                 let mut out = Vec::new();
                 let mut last: Option<usize> = None;
-                while out.len() < 16 {
+                while out.len() < moves {
                     let f = rng.gen_range(0..6);
                     if last == Some(f) {
                         continue;
