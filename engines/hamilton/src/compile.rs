@@ -83,7 +83,7 @@ impl Builder<'_> {
             Word::Repeat(x, n) => self.len_of(x).saturating_mul(*n as u128),
             Word::Inverse(x) | Word::Named(_, x) => self.len_of(x),
         };
-        if l > SMALL {
+        if l > LEAF {
             self.lens_memo.insert(key, l);
         }
         l
@@ -201,7 +201,9 @@ impl Builder<'_> {
                 }
             }
         };
-        self.memo.insert(key, id);
+        if len > LEAF {
+            self.memo.insert(key, id);
+        }
         id
     }
 }
