@@ -159,3 +159,61 @@ fn through_a_terminal() {
     let saved = std::fs::read_to_string(&hist).unwrap_or_default();
     assert!(saved.contains("let sexy = R U R' U'"), "history: {saved}");
 }
+
+/// Ctrl-C stops a long computation, not the REPL: the session goes on.
+#[test]
+fn ctrl_c_stops_work_not_the_repl() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("skipped: tmux is not installed");
+        return;
+    }
+    let session = format!("puz_ctrlc_{}", std::process::id());
+    let tmux = |args: &[&str]| Command::new("tmux").args(args).output().unwrap();
+    let cmd = format!("PUZ_HISTORY=/dev/null {}; echo EXITED $?; sleep 30", env!("CARGO_BIN_EXE_puz"));
+    tmux(&["new-session", "-d", "-x", "120", "-y", "40", "-s", &session, &cmd]);
+    let pause = |ms| std::thread::sleep(std::time::Duration::from_millis(ms));
+    pause(300);
+    for line in ["use cube3", "distances(group, depth: 12)"] {
+        tmux(&["send-keys", "-t", &session, "-l", line]);
+        tmux(&["send-keys", "-t", &session, "Enter"]);
+        pause(300);
+    }
+    pause(1500);
+    tmux(&["send-keys", "-t", &session, "C-c"]);
+    let mut screen = String::new();
+    for _ in 0..50 {
+        screen = String::from_utf8_lossy(&tmux(&["capture-pane", "-t", &session, "-p"]).stdout).to_string();
+        if screen.contains("interrupted") {
+            break;
+        }
+        pause(200);
+    }
+    tmux(&["send-keys", "-t", &session, "-l", "order(R U)"]);
+    tmux(&["send-keys", "-t", &session, "Enter"]);
+    for _ in 0..20 {
+        pause(200);
+        screen = String::from_utf8_lossy(&tmux(&["capture-pane", "-t", &session, "-p"]).stdout).to_string();
+        if screen.lines().any(|l| l.trim() == "105") {
+            break;
+        }
+    }
+    tmux(&["kill-session", "-t", &session]);
+    assert!(screen.contains("interrupted"), "{screen}");
+    assert!(screen.lines().any(|l| l.trim() == "105"), "{screen}");
+    assert!(!screen.contains("EXITED"), "{screen}");
+}
+
+/// Computations too large for memory are refused before they start, with the figure.
+#[test]
+fn too_large_is_refused_up_front() {
+    for (src, what) in [
+        ("use cube3; distances(group)", "a full table needs about"),
+        ("use cube3; check_hamilton(R U, group)", "needs"),
+        ("use megaminx; hamilton(group)", "too large"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_puz")).args(["-e", src]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{src}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(what), "{src}: {err}");
+    }
+}
