@@ -141,9 +141,10 @@ mod tests {
         let atm = Canon::new(&Metric::atm(&c3, &FACES).unwrap());
         assert_eq!(atm.count_sequences(3), vec![1, 45, 1350, 40500]);
         let qtm = Canon::new(&Metric::qtm(&c3, &FACES).unwrap());
-        // U U is allowed once: after U, 1 (U) + 10 other faces, minus the commuting
-        // lower face; 114 positions at distance 2 in qtm.
-        assert_eq!(qtm.count_sequences(2)[1], 12);
+        // After U: U (U U is the canonical half turn), D, D' and the 8 turns of the other
+        // axes = 11; after U': D, D' and 8 = 10; after D: D and 8 = 9; after D': 8. Per
+        // axis 38, in all 114 = the positions at distance 2 in qtm (no coincidences yet).
+        assert_eq!(qtm.count_sequences(2), vec![1, 12, 114]);
     }
 
     /// Every position within `depth` is reached by a canonical sequence of least length.
