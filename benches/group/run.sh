@@ -12,8 +12,8 @@ fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target-group}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-cargo build --release -q -p puz-group --example bench
-"$CARGO_TARGET_DIR/release/examples/bench" "$work/bench.g" > "$work/puz.txt"
+cargo build --release -q -p puz-group --example group_bench
+"$CARGO_TARGET_DIR/release/examples/group_bench" "$work/bench.g" > "$work/puz.txt"
 { echo 'SetPrintFormattingStatus("*stdout*", false);'; cat "$work/bench.g"; echo 'QUIT;'; } > "$work/run.g"
 gap -q -o 4g < "$work/run.g" > "$work/gap.txt"
 grep '^info' "$work/puz.txt" || true

@@ -1,4 +1,4 @@
-//! Benchmark of puz-hamilton (run with `cargo run --release -p puz-hamilton --example bench`):
+//! Benchmark of puz-hamilton (run with `cargo run --release -p puz-hamilton --example hamilton_bench`):
 //! the time of `hamilton(G)` and the checker's moves per second on the 3,674,160-move cycle
 //! of the 2x2x2 with U, R, F (quarter turns) and the 73,483,200-move cycle of `<U,R>` on
 //! the 3x3x3. Pass `small` as the first argument to skip the 3x3x3.

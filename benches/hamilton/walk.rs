@@ -1,5 +1,5 @@
 //! Profiling aid: the checker's walk on a long synthetic word of `<U,R>` on the 3x3x3
-//! (Devil mode, so the whole word is walked): `cargo run --release -p puz-hamilton --example walk`.
+//! (Devil mode, so the whole word is walked): `cargo run --release -p puz-hamilton --example hamilton_walk`.
 
 use puz_core::{Control, Perm, Word};
 use puz_hamilton::coords::CoordRanker;

@@ -1,6 +1,6 @@
 //! Benchmark: puz-group against GAP on the same generators.
 //!
-//! `cargo run --release -p puz-group --example bench -- OUT.g` times puz-group on each case
+//! `cargo run --release -p puz-group --example group_bench -- OUT.g` times puz-group on each case
 //! (best of three, with its own clock around the computation only), prints
 //! `puz <case> <seconds> <result>` lines, and writes OUT.g: a GAP script that builds the
 //! same groups from the same generators and prints `gap <case> <seconds> <result>` lines.
