@@ -272,6 +272,10 @@ pub fn hamilton(it: &mut Interp, a: &Args) -> EvalResult<Value> {
     let g = group_arg(it, a, 0)?;
     let p = g.puzzle.clone();
     let eng = groups::engine(&g, &it.ctl, a.span)?;
+    if g.gens.iter().any(|w| !matches!(w, Word::Letter(_))) {
+        return Err(Diag::new(a.pos(0).unwrap().span, format!("the generators of {} must be single moves", g.text))
+            .with_help("a Hamilton cycle visits a position after every move: make a compound generator one move with `move T1 = S T S'`"));
+    }
     let (alpha, words) = generator_alphabet(&p, &g);
     if alpha.is_empty() {
         return Err(Diag::new(
