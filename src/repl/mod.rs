@@ -34,6 +34,18 @@ puz REPL. Type statements as in a script; results print below.
 Commands: :help  :load FILE  :quit   (Ctrl-C stops a long computation; Ctrl-D quits)
 Multi-line input continues while a bracket is open.";
 
+/// The REPL help: commands, then every builtin with its one-line description.
+pub fn help_text() -> String {
+    let mut s = format!("{HELP}\nBuiltins:\n");
+    for b in crate::eval::builtins::TABLE {
+        s.push_str(&format!("  {:<44} {}\n", b.sig, b.help));
+    }
+    s.push_str(
+        "Metrics: htm qtm stm atm (`metric atm` selects one; `metric m = {U, U2, U'}` defines one)",
+    );
+    s
+}
+
 fn history_path() -> Option<std::path::PathBuf> {
     std::env::var_os("PUZ_HISTORY")
         .map(Into::into)
@@ -81,7 +93,7 @@ pub fn run(mut it: Interp) -> ExitCode {
                     let mut parts = cmd.splitn(2, char::is_whitespace);
                     match (parts.next().unwrap_or(""), parts.next().map(str::trim)) {
                         ("q" | "quit" | "exit", _) => break,
-                        ("h" | "help", _) => println!("{HELP}"),
+                        ("h" | "help", _) => println!("{}", help_text()),
                         ("load" | "l", Some(file)) if !file.is_empty() => {
                             match std::fs::read_to_string(file) {
                                 Ok(text) => {

@@ -15,108 +15,65 @@ use crate::syntax::{Arg, BinOp, Expr, ExprKind, Ident, Span};
 /// Every builtin name (for completion, suggestions and the rule that `let` may not hide
 /// one), taken from the help table so the two cannot disagree.
 pub fn names() -> Vec<&'static str> {
-    HELP.iter()
-        .map(|(sig, _)| sig.split('(').next().unwrap())
-        .collect()
+    TABLE.iter().map(Builtin::name).collect()
 }
 
 pub fn is_builtin(name: &str) -> bool {
     names().contains(&name)
 }
 
-/// One-line descriptions for `:help`.
-pub const HELP: &[(&str, &str)] = &[
-    (
-        "order(x)",
-        "order of a sequence or position; |G| of a group",
-    ),
-    (
-        "cycles(x)",
-        "the effect of a sequence in cycle notation on the puzzle's orbits",
-    ),
-    (
-        "length(x)",
-        "the number of moves of a sequence (streamed, never expanded)",
-    ),
-    ("inverse(x)", "the inverse sequence (same as x')"),
-    (
-        "row(n)",
-        "n pieces in a row with adjacent swaps s1..s(n-1) (`use row(5)`)",
-    ),
-    (
-        "topspin(n)",
-        "n discs in a loop: S slides, T turns the turntable over (`use topspin(8)`)",
-    ),
-    ("moves()", "the moves of the puzzle in use"),
-    (
-        "chain(G, base: [..], reps: true)",
-        "the stabiliser chain: cosets and word lengths per stage",
-    ),
-    (
-        "solve(x, G)",
-        "a sequence from the chain that solves position x (re-checked; not optimal)",
-    ),
-    ("random(G, seed: n)", "a uniformly random position of G"),
-    (
-        "rank(x, G)",
-        "the rank of x in 0..|G|-1 (mixed radix along the chain)",
-    ),
-    ("unrank(n, G)", "the position of rank n"),
-    ("index(G, H)", "[G : H] for a subgroup H of G"),
-    (
-        "orbit(G, loc)",
-        "where the piece at a location can go (with orientations)",
-    ),
-    (
-        "stabilizer(G, loc)",
-        "the subgroup fixing a location (or a list of them)",
-    ),
-    (
-        "why(x, G)",
-        "whether x is in G, and which stage of the chain rejects it",
-    ),
-    (
-        "check_hamilton(w, G, start: x)",
-        "is w a Hamilton cycle/path of G? the first repeat, in your own macros",
-    ),
-    (
-        "check_devil(w, G)",
-        "does w reach every position of G (repeats allowed)? by which move?",
-    ),
-    (
-        "is_hamilton_cycle(w, G)",
-        "true when w is a Hamilton cycle of G",
-    ),
-    (
-        "is_hamilton_path(w, G)",
-        "true when w is a Hamilton path of G",
-    ),
-    ("is_devil(w, G)", "true when w reaches every position of G"),
-    (
-        "hamilton(G)",
-        "a Hamilton cycle of the Cayley graph of G on its generators, verified",
-    ),
-    (
-        "gray(G, cycle: true)",
-        "a mixed-radix Gray code (path, or modular cycle) on an abelian group",
-    ),
-    (
-        "plain_changes(G)",
-        "the bell-ringing cycle; G's generators are the adjacent swaps in order",
-    ),
-    (
-        "zigzag(P, Q)",
-        "the direct-product path from Hamilton paths P and Q",
-    ),
-    (
-        "path_with_effect(C, m)",
-        "a Hamilton path of H with the effect of move m, from a Hamilton cycle C of H",
-    ),
-    (
-        "coset_splice(C, h1 g1 h2 g2.., tail: true)",
-        "a walk through the cosets of H, each h replaced by a path of H with its effect",
-    ),
-];
+/// A builtin: its signature as shown in `:help`, what it does, and its implementation.
+pub struct Builtin {
+    pub sig: &'static str,
+    pub help: &'static str,
+    pub run: fn(&mut Interp, &Args) -> EvalResult<Value>,
+}
+
+impl Builtin {
+    pub fn name(&self) -> &'static str {
+        self.sig.split('(').next().unwrap()
+    }
+}
+
+macro_rules! builtins {
+    ($($sig:literal, $help:literal => $run:expr;)*) => {
+        &[$(Builtin { sig: $sig, help: $help, run: $run }),*]
+    };
+}
+
+/// Every builtin: dispatch, `:help`, completion and suggestions all read this table.
+pub const TABLE: &[Builtin] = builtins! {
+    "order(x)", "order of a sequence or position; |G| of a group" => basic::order;
+    "cycles(x)", "the effect of a sequence in cycle notation on the puzzle's orbits" => basic::cycles;
+    "length(x, metric: m)", "the number of moves (streamed, never expanded), or its length in a metric" => basic::length;
+    "inverse(x)", "the inverse sequence (same as x')" => basic::inverse;
+    "moves()", "the moves of the puzzle in use" => basic::moves;
+    "row(n)", "n pieces in a row with adjacent swaps s1..s(n-1) (`use row(5)`)" => puzzles::row;
+    "topspin(n)", "n discs in a loop: S slides, T turns the turntable over (`use topspin(8)`)" => puzzles::topspin;
+    "chain(G, base: [..], reps: true)", "the stabiliser chain: cosets and word lengths per stage" => group::chain;
+    "solve(x, G)", "a sequence from the chain that solves position x (re-checked; not optimal)" => group::solve;
+    "random(G, seed: n)", "a uniformly random position of G" => group::random;
+    "rank(x, G)", "the rank of x in 0..|G|-1 (mixed radix along the chain)" => group::rank;
+    "unrank(n, G)", "the position of rank n" => group::unrank;
+    "index(G, H)", "[G : H] for a subgroup H of G" => group::index;
+    "orbit(G, loc)", "where the piece at a location can go (with orientations)" => group::orbit;
+    "stabilizer(G, loc)", "the subgroup fixing a location (or a list of them)" => group::stabilizer;
+    "why(x, G)", "whether x is in G, and which stage of the chain rejects it" => group::why;
+    "check_hamilton(w, G, start: x)", "is w a Hamilton cycle/path of G? the first repeat, in your own macros" => hamilton::check_hamilton;
+    "check_devil(w, G)", "does w reach every position of G (repeats allowed)? by which move?" => hamilton::check_devil;
+    "is_hamilton_cycle(w, G)", "true when w is a Hamilton cycle of G" => |it, a| hamilton::is_kind(it, a, Some(puz_hamilton::Kind::Cycle));
+    "is_hamilton_path(w, G)", "true when w is a Hamilton path of G" => |it, a| hamilton::is_kind(it, a, Some(puz_hamilton::Kind::Path));
+    "is_devil(w, G)", "true when w reaches every position of G" => |it, a| hamilton::is_kind(it, a, None);
+    "hamilton(G)", "a Hamilton cycle of the Cayley graph of G on its generators, verified" => hamilton::hamilton;
+    "gray(G, cycle: true)", "a mixed-radix Gray code (path, or modular cycle) on an abelian group" => hamilton::gray;
+    "plain_changes(G)", "the bell-ringing cycle; G's generators are the adjacent swaps in order" => hamilton::plain_changes;
+    "zigzag(P, Q)", "the direct-product path from Hamilton paths P and Q" => hamilton::zigzag;
+    "path_with_effect(C, m)", "a Hamilton path of H with the effect of move m, from a Hamilton cycle C of H" => hamilton::path_with_effect;
+    "coset_splice(C, h1 g1 h2 g2.., tail: true)", "a walk through the cosets of H, each h replaced by a path of H with its effect" => hamilton::coset_splice;
+    "distances(G, metric: m, depth: d)", "God's algorithm: positions at each distance, God's number, antipodes" => solve::distances;
+    "distance_counts(G, metric: m, depth: d)", "the same counts as a list, for asserts" => solve::distance_counts;
+    "optimal(x, metric: m, all: true)", "an optimal solution (IDA* with pattern databases), proved and re-checked" => solve::optimal;
+};
 
 /// The arguments of one call.
 pub struct Args<'a> {
@@ -187,9 +144,10 @@ impl<'a> Args<'a> {
 }
 
 fn usage(name: &str) -> String {
-    HELP.iter()
-        .find(|(sig, _)| sig.split('(').next() == Some(name))
-        .map(|(sig, what)| format!("usage: {sig}: {what}"))
+    TABLE
+        .iter()
+        .find(|b| b.name() == name)
+        .map(|b| format!("usage: {}: {}", b.sig, b.help))
         .unwrap_or_else(|| "see `:help`".to_string())
 }
 
@@ -199,82 +157,52 @@ pub fn call(it: &mut Interp, name: &Ident, args: &[Arg], span: Span) -> EvalResu
         args,
         span,
     };
-    match name.name.as_str() {
-        "order" => basic::order(it, &a),
-        "cycles" => basic::cycles(it, &a),
-        "length" => basic::length(it, &a),
-        "inverse" => basic::inverse(it, &a),
-        "moves" => basic::moves(it, &a),
-        "row" => puzzles::row(it, &a),
-        "topspin" => puzzles::topspin(it, &a),
-        "chain" => group::chain(it, &a),
-        "solve" => group::solve(it, &a),
-        "random" => group::random(it, &a),
-        "rank" => group::rank(it, &a),
-        "unrank" => group::unrank(it, &a),
-        "index" => group::index(it, &a),
-        "orbit" => group::orbit(it, &a),
-        "stabilizer" => group::stabilizer(it, &a),
-        "why" => group::why(it, &a),
-        "check_hamilton" => hamilton::check_hamilton(it, &a),
-        "check_devil" => hamilton::check_devil(it, &a),
-        "is_hamilton_cycle" => hamilton::is_kind(it, &a, Some(puz_hamilton::Kind::Cycle)),
-        "is_hamilton_path" => hamilton::is_kind(it, &a, Some(puz_hamilton::Kind::Path)),
-        "is_devil" => hamilton::is_kind(it, &a, None),
-        "hamilton" => hamilton::hamilton(it, &a),
-        "gray" => hamilton::gray(it, &a),
-        "plain_changes" => hamilton::plain_changes(it, &a),
-        "zigzag" => hamilton::zigzag(it, &a),
-        "path_with_effect" => hamilton::path_with_effect(it, &a),
-        "coset_splice" => hamilton::coset_splice(it, &a),
-        "distances" => solve::distances(it, &a),
-        "distance_counts" => solve::distance_counts(it, &a),
-        "optimal" => solve::optimal(it, &a),
-        other => {
-            // Jaap's compact style: `LM(R MLMLM R)` is the word `LM` followed by a group.
-            if let [Arg {
-                name: None, value, ..
-            }] = args
-            {
-                if it.current.is_some() && !is_builtin(other) {
-                    let word = Expr {
-                        kind: ExprKind::Word(other.to_string()),
-                        span: name.span,
-                    };
-                    let group = Expr {
-                        kind: ExprKind::Seq(vec![value.clone()]),
-                        span: Span::new(name.span.end, span.end),
-                    };
-                    let seq = Expr {
-                        kind: ExprKind::Seq(vec![word, group]),
-                        span,
-                    };
-                    if let Ok(v) = it.eval(&seq) {
-                        return Ok(v);
-                    }
-                }
+    if let Some(b) = TABLE.iter().find(|b| b.name() == name.name) {
+        return (b.run)(it, &a);
+    }
+    let other = name.name.as_str();
+    // Jaap's compact style: `LM(R MLMLM R)` is the word `LM` followed by a group.
+    if let [Arg {
+        name: None, value, ..
+    }] = args
+    {
+        if it.current.is_some() && !is_builtin(other) {
+            let word = Expr {
+                kind: ExprKind::Word(other.to_string()),
+                span: name.span,
+            };
+            let group = Expr {
+                kind: ExprKind::Seq(vec![value.clone()]),
+                span: Span::new(name.span.end, span.end),
+            };
+            let seq = Expr {
+                kind: ExprKind::Seq(vec![word, group]),
+                span,
+            };
+            if let Ok(v) = it.eval(&seq) {
+                return Ok(v);
             }
-            if it.vars.contains_key(other)
-                || it
-                    .current
-                    .as_ref()
-                    .is_some_and(|p| p.move_index(other).is_some())
-            {
-                return Err(Diag::new(name.span, format!("`{other}` is not a function"))
-                    .with_help(format!(
-                        "to follow `{other}` by a bracketed sequence, put a space: `{other} (...)`"
-                    )));
-            }
-            let near = super::names::suggest(other, names().into_iter());
-            let d = Diag::new(name.span, format!("unknown function `{other}`"))
-                .with_label("not a builtin");
-            Err(if near.is_empty() {
-                d.with_help(format!("builtins: {}", names().join(", ")))
-            } else {
-                d.with_help(format!("did you mean `{}`?", near[0]))
-            })
         }
     }
+    if it.vars.contains_key(other)
+        || it
+            .current
+            .as_ref()
+            .is_some_and(|p| p.move_index(other).is_some())
+    {
+        return Err(
+            Diag::new(name.span, format!("`{other}` is not a function")).with_help(format!(
+                "to follow `{other}` by a bracketed sequence, put a space: `{other} (...)`"
+            )),
+        );
+    }
+    let near = super::names::suggest(other, names().into_iter());
+    let d = Diag::new(name.span, format!("unknown function `{other}`")).with_label("not a builtin");
+    Err(if near.is_empty() {
+        d.with_help(format!("builtins: {}", names().join(", ")))
+    } else {
+        d.with_help(format!("did you mean `{}`?", near[0]))
+    })
 }
 
 /// Names that evaluate to a value without a call: the metrics.
@@ -303,4 +231,21 @@ pub fn group_compare(
     span: Span,
 ) -> EvalResult<Value> {
     group::compare(it, op, l, r, span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_names_are_unique_and_documented() {
+        let mut names = names();
+        let n = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n, "a builtin is listed twice");
+        for b in TABLE {
+            assert!(b.sig.contains('(') && !b.help.is_empty(), "{}", b.sig);
+        }
+    }
 }

@@ -107,7 +107,7 @@ pub fn topspin_puzzle(n: usize) -> PuzzleCtx {
     let fact: BigUint = (1..=n).map(BigUint::from).product();
     p.expected_order = Some(match n {
         4 | 5 => BigUint::from(2 * n),
-        _ if n % 2 == 0 => fact,
+        _ if n.is_multiple_of(2) => fact,
         _ => fact / 2u32,
     });
     PuzzleCtx::new(p, vec![0, 1])

@@ -229,11 +229,7 @@ fn dist_args(
         None => 3,
     };
     let mut rotations = Vec::new();
-    let identify = match a.named("identify") {
-        Some(e) => Some(e),
-        None => None,
-    };
-    if let Some(e) = identify {
+    if let Some(e) = a.named("identify") {
         let items: Vec<Expr> = match &e.kind {
             ExprKind::Bracket { items, .. } => items.clone(),
             _ => vec![e.clone()],
@@ -448,7 +444,11 @@ pub fn optimal(it: &mut Interp, a: &Args) -> EvalResult<Value> {
         if r.cost == 1 { "move" } else { "moves" },
         m.name,
         if opts.all {
-            format!("; {} optimal solutions", seqs.len())
+            format!(
+                "; {} optimal solution{}",
+                seqs.len(),
+                if seqs.len() == 1 { "" } else { "s" }
+            )
         } else {
             String::new()
         }
