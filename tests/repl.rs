@@ -169,8 +169,21 @@ fn ctrl_c_stops_work_not_the_repl() {
     }
     let session = format!("puz_ctrlc_{}", std::process::id());
     let tmux = |args: &[&str]| Command::new("tmux").args(args).output().unwrap();
-    let cmd = format!("PUZ_HISTORY=/dev/null {}; echo EXITED $?; sleep 30", env!("CARGO_BIN_EXE_puz"));
-    tmux(&["new-session", "-d", "-x", "120", "-y", "40", "-s", &session, &cmd]);
+    let cmd = format!(
+        "PUZ_HISTORY=/dev/null {}; echo EXITED $?; sleep 30",
+        env!("CARGO_BIN_EXE_puz")
+    );
+    tmux(&[
+        "new-session",
+        "-d",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "-s",
+        &session,
+        &cmd,
+    ]);
     let pause = |ms| std::thread::sleep(std::time::Duration::from_millis(ms));
     pause(300);
     for line in ["use cube3", "distances(group, depth: 12)"] {
@@ -182,7 +195,8 @@ fn ctrl_c_stops_work_not_the_repl() {
     tmux(&["send-keys", "-t", &session, "C-c"]);
     let mut screen = String::new();
     for _ in 0..50 {
-        screen = String::from_utf8_lossy(&tmux(&["capture-pane", "-t", &session, "-p"]).stdout).to_string();
+        screen = String::from_utf8_lossy(&tmux(&["capture-pane", "-t", &session, "-p"]).stdout)
+            .to_string();
         if screen.contains("interrupted") {
             break;
         }
@@ -192,7 +206,8 @@ fn ctrl_c_stops_work_not_the_repl() {
     tmux(&["send-keys", "-t", &session, "Enter"]);
     for _ in 0..20 {
         pause(200);
-        screen = String::from_utf8_lossy(&tmux(&["capture-pane", "-t", &session, "-p"]).stdout).to_string();
+        screen = String::from_utf8_lossy(&tmux(&["capture-pane", "-t", &session, "-p"]).stdout)
+            .to_string();
         if screen.lines().any(|l| l.trim() == "105") {
             break;
         }
@@ -211,7 +226,10 @@ fn too_large_is_refused_up_front() {
         ("use cube3; check_hamilton(R U, group)", "needs"),
         ("use megaminx; hamilton(group)", "too large"),
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_puz")).args(["-e", src]).output().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_puz"))
+            .args(["-e", src])
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(1), "{src}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(what), "{src}: {err}");
