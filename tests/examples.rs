@@ -12,32 +12,27 @@ fn render(path: &std::path::Path) -> (String, Option<String>) {
     puz::run_to_string(&name, &text)
 }
 
+/// What a script that must succeed prints.
+fn run_ok(path: &std::path::Path) -> String {
+    let (out, err) = render(path);
+    if let Some(err) = err {
+        panic!("{} failed:\n{err}", path.display());
+    }
+    out
+}
+
 #[test]
 fn examples() {
-    insta::glob!("../examples", "**/*.puz", |path| {
-        let (out, err) = render(path);
-        assert!(
-            err.is_none(),
-            "{} failed:\n{}",
-            path.display(),
-            err.unwrap()
-        );
-        insta::assert_snapshot!(out);
-    });
+    insta::glob!("../examples", "**/*.puz", |path| insta::assert_snapshot!(
+        run_ok(path)
+    ));
 }
 
 #[test]
 fn scripts() {
-    insta::glob!("scripts", "**/*.puz", |path| {
-        let (out, err) = render(path);
-        assert!(
-            err.is_none(),
-            "{} failed:\n{}",
-            path.display(),
-            err.unwrap()
-        );
-        insta::assert_snapshot!(out);
-    });
+    insta::glob!("scripts", "**/*.puz", |path| insta::assert_snapshot!(
+        run_ok(path)
+    ));
 }
 
 #[test]

@@ -100,37 +100,89 @@ fn scripts_fail_with_status_one() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// A puz REPL running in a tmux session, typed into like a person would.
+struct Tmux {
+    session: String,
+}
+
+impl Tmux {
+    /// Starts `puz` in a new tmux session; `None` where tmux is not installed.
+    fn start(tag: &str, history: &std::path::Path) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            eprintln!("skipped: tmux is not installed");
+            return None;
+        }
+        let t = Tmux {
+            session: format!("puz_{tag}_{}", std::process::id()),
+        };
+        let cmd = format!(
+            "PUZ_HISTORY={} {}; echo EXITED $?; sleep 30",
+            history.display(),
+            env!("CARGO_BIN_EXE_puz")
+        );
+        t.tmux(&[
+            "new-session",
+            "-d",
+            "-x",
+            "120",
+            "-y",
+            "40",
+            "-s",
+            &t.session,
+            &cmd,
+        ]);
+        pause(300);
+        Some(t)
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        String::from_utf8_lossy(&Command::new("tmux").args(args).output().unwrap().stdout)
+            .to_string()
+    }
+
+    fn type_line(&self, line: &str) {
+        self.tmux(&["send-keys", "-t", &self.session, "-l", line]);
+        self.tmux(&["send-keys", "-t", &self.session, "Enter"]);
+        pause(300);
+    }
+
+    fn key(&self, key: &str) {
+        self.tmux(&["send-keys", "-t", &self.session, key]);
+    }
+
+    /// The screen, once `done` holds of it (or after about ten seconds).
+    fn screen_when(&self, done: impl Fn(&str) -> bool) -> String {
+        let mut screen = String::new();
+        for _ in 0..50 {
+            screen = self.tmux(&["capture-pane", "-t", &self.session, "-p"]);
+            if done(&screen) {
+                break;
+            }
+            pause(200);
+        }
+        screen
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.tmux(&["kill-session", "-t", &self.session]);
+    }
+}
+
+fn pause(ms: u64) {
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+}
+
 /// The same session typed into a real terminal (tmux), so that rustyline runs in its
 /// interactive mode: prompt, echo, history file. Skipped where tmux is not installed.
 #[test]
 fn through_a_terminal() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("skipped: tmux is not installed");
-        return;
-    }
-    let id = std::process::id();
-    let session = format!("puz_test_{id}");
-    let hist = std::env::temp_dir().join(format!("puz_tmux_history_{id}"));
+    let hist = std::env::temp_dir().join(format!("puz_tmux_history_{}", std::process::id()));
     let _ = std::fs::remove_file(&hist);
-    let tmux = |args: &[&str]| Command::new("tmux").args(args).output().unwrap();
-    let cmd = format!(
-        "PUZ_HISTORY={} {}; echo EXITED $?; sleep 30",
-        hist.display(),
-        env!("CARGO_BIN_EXE_puz")
-    );
-    tmux(&[
-        "new-session",
-        "-d",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        "-s",
-        &session,
-        &cmd,
-    ]);
-    let pause = || std::thread::sleep(std::time::Duration::from_millis(300));
-    pause();
+    let Some(t) = Tmux::start("term", &hist) else {
+        return;
+    };
     for line in [
         "use cube3",
         "let sexy = R U R' U'",
@@ -138,20 +190,9 @@ fn through_a_terminal() {
         "order(sexy)",
         ":quit",
     ] {
-        tmux(&["send-keys", "-t", &session, "-l", line]);
-        tmux(&["send-keys", "-t", &session, "Enter"]);
-        pause();
+        t.type_line(line);
     }
-    let mut screen = String::new();
-    for _ in 0..20 {
-        screen = String::from_utf8_lossy(&tmux(&["capture-pane", "-t", &session, "-p"]).stdout)
-            .to_string();
-        if screen.contains("EXITED") {
-            break;
-        }
-        pause();
-    }
-    tmux(&["kill-session", "-t", &session]);
+    let screen = t.screen_when(|s| s.contains("EXITED"));
     assert!(screen.contains("puz> order(sexy)"), "{screen}");
     assert!(screen.contains("unknown name `Q`"), "{screen}");
     assert!(screen.lines().any(|l| l.trim() == "6"), "{screen}");
@@ -163,57 +204,17 @@ fn through_a_terminal() {
 /// Ctrl-C stops a long computation, not the REPL: the session goes on.
 #[test]
 fn ctrl_c_stops_work_not_the_repl() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("skipped: tmux is not installed");
+    let Some(t) = Tmux::start("ctrlc", std::path::Path::new("/dev/null")) else {
         return;
-    }
-    let session = format!("puz_ctrlc_{}", std::process::id());
-    let tmux = |args: &[&str]| Command::new("tmux").args(args).output().unwrap();
-    let cmd = format!(
-        "PUZ_HISTORY=/dev/null {}; echo EXITED $?; sleep 30",
-        env!("CARGO_BIN_EXE_puz")
-    );
-    tmux(&[
-        "new-session",
-        "-d",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        "-s",
-        &session,
-        &cmd,
-    ]);
-    let pause = |ms| std::thread::sleep(std::time::Duration::from_millis(ms));
-    pause(300);
-    for line in ["use cube3", "distances(group, depth: 12)"] {
-        tmux(&["send-keys", "-t", &session, "-l", line]);
-        tmux(&["send-keys", "-t", &session, "Enter"]);
-        pause(300);
-    }
+    };
+    t.type_line("use cube3");
+    t.type_line("distances(group, depth: 12)");
     pause(1500);
-    tmux(&["send-keys", "-t", &session, "C-c"]);
-    let mut screen = String::new();
-    for _ in 0..50 {
-        screen = String::from_utf8_lossy(&tmux(&["capture-pane", "-t", &session, "-p"]).stdout)
-            .to_string();
-        if screen.contains("interrupted") {
-            break;
-        }
-        pause(200);
-    }
-    tmux(&["send-keys", "-t", &session, "-l", "order(R U)"]);
-    tmux(&["send-keys", "-t", &session, "Enter"]);
-    for _ in 0..20 {
-        pause(200);
-        screen = String::from_utf8_lossy(&tmux(&["capture-pane", "-t", &session, "-p"]).stdout)
-            .to_string();
-        if screen.lines().any(|l| l.trim() == "105") {
-            break;
-        }
-    }
-    tmux(&["kill-session", "-t", &session]);
+    t.key("C-c");
+    let screen = t.screen_when(|s| s.contains("interrupted"));
     assert!(screen.contains("interrupted"), "{screen}");
+    t.type_line("order(R U)");
+    let screen = t.screen_when(|s| s.lines().any(|l| l.trim() == "105"));
     assert!(screen.lines().any(|l| l.trim() == "105"), "{screen}");
     assert!(!screen.contains("EXITED"), "{screen}");
 }

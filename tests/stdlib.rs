@@ -12,23 +12,24 @@ fn load(src: &str) -> Interp {
     it
 }
 
+/// `order(group)` as puz prints it, and the order the puzzle declares.
+fn computed_and_declared(src: &str) -> (String, String) {
+    let buf = puz::SharedBuf::default();
+    let mut it = Interp::new(Box::new(buf.clone()));
+    it.run_source("test", &format!("{src}\norder(group)"))
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    let declared = it.current.as_ref().unwrap().expected_order().cloned();
+    let declared = declared.unwrap_or_else(|| panic!("{src}: no declared order"));
+    (buf.take().trim().to_string(), declared.to_string())
+}
+
 #[test]
 fn every_stdlib_puzzle_has_its_declared_order() {
     let names: Vec<&str> = puz::stdlib::names().collect();
     assert!(names.len() >= 12, "{names:?}");
     for name in names {
-        let buf = puz::SharedBuf::default();
-        let mut it = Interp::new(Box::new(buf.clone()));
-        it.run_source("test", &format!("use {name}\norder(group)"))
-            .unwrap_or_else(|d| panic!("{}", d.render(false)));
-        let declared = it
-            .current
-            .as_ref()
-            .unwrap()
-            .expected_order()
-            .cloned()
-            .unwrap_or_else(|| panic!("{name} declares no order"));
-        assert_eq!(buf.take().trim(), declared.to_string(), "{name}");
+        let (computed, declared) = computed_and_declared(&format!("use {name}"));
+        assert_eq!(computed, declared, "{name}");
     }
 }
 
@@ -43,18 +44,8 @@ fn parametric_puzzles_have_their_orders() {
         "use topspin(9)",
         "use topspin(20)",
     ] {
-        let buf = puz::SharedBuf::default();
-        let mut it = Interp::new(Box::new(buf.clone()));
-        it.run_source("t", &format!("{src}\norder(group)"))
-            .unwrap_or_else(|d| panic!("{}", d.render(false)));
-        let declared = it
-            .current
-            .as_ref()
-            .unwrap()
-            .expected_order()
-            .cloned()
-            .unwrap();
-        assert_eq!(buf.take().trim(), declared.to_string(), "{src}");
+        let (computed, declared) = computed_and_declared(src);
+        assert_eq!(computed, declared, "{src}");
     }
     assert_eq!(bfs_count("use topspin(7)"), 2520);
 }

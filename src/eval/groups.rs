@@ -29,8 +29,11 @@ impl GroupEngine {
     }
 }
 
-/// The engine alphabet for a list of generator words on puzzle `p`.
-pub fn alphabet(p: &PuzzleCtx, gens: &[Word]) -> (Alphabet, Vec<Word>) {
+/// The engine alphabet for a list of generator words on puzzle `p`: a single move brings
+/// all its powers when `all_powers` (so chain words count `U2` as one move), else itself
+/// and its inverse (the Cayley graph's edges); a longer sequence is one letter and its
+/// inverse. Also returns the puzzle sequence each letter stands for.
+pub fn alphabet(p: &PuzzleCtx, gens: &[Word], all_powers: bool) -> (Alphabet, Vec<Word>) {
     let mut names = Vec::new();
     let mut perms: Vec<Perm> = Vec::new();
     let mut words = Vec::new();
@@ -38,18 +41,23 @@ pub fn alphabet(p: &PuzzleCtx, gens: &[Word]) -> (Alphabet, Vec<Word>) {
     let mut seen_moves = Vec::new();
     for g in gens {
         let single = match g {
-            Word::Letter(l) => Some(p.letter_moves[*l as usize].0),
+            Word::Letter(l) => Some((*l, p.letter_moves[*l as usize].0)),
             _ => None,
         };
         match single {
-            Some(mi) => {
+            Some((letter, mi)) => {
                 if seen_moves.contains(&mi) {
                     continue;
                 }
                 seen_moves.push(mi);
-                let letters: Vec<u32> = (0..p.alphabet.len() as u32)
-                    .filter(|&l| p.letter_moves[l as usize].0 == mi)
-                    .collect();
+                let mut letters: Vec<u32> = if all_powers {
+                    (0..p.alphabet.len() as u32)
+                        .filter(|&l| p.letter_moves[l as usize].0 == mi)
+                        .collect()
+                } else {
+                    vec![letter, p.alphabet.inverse[letter as usize]]
+                };
+                letters.dedup();
                 let base = perms.len() as u32;
                 for &l in &letters {
                     names.push(p.alphabet.names[l as usize].clone());
@@ -128,7 +136,7 @@ pub fn build(
     ctl: &Control,
     span: Span,
 ) -> Result<GroupEngine, Diag> {
-    let (alpha, letter_words) = alphabet(p, gens);
+    let (alpha, letter_words) = alphabet(p, gens, true);
     let all: Vec<u32> = (0..alpha.len() as u32).collect();
     let group = Group::new(p.def.degree(), &alpha, &all, opts, ctl)
         .map_err(|i| Diag::new(span, i.to_string()))?;

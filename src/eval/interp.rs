@@ -123,7 +123,7 @@ impl Interp {
             }
             Stmt::Move(m) => self.add_move(m),
             Stmt::Metric { name, value, span } => {
-                super::builtins::metric_stmt(self, name, value.as_ref(), *span)
+                super::builtins::solve::metric_stmt(self, name, value.as_ref(), *span)
             }
             Stmt::Assert { expr, .. } => self.assert(expr),
             Stmt::Show { expr, .. } => {
@@ -548,7 +548,7 @@ impl Interp {
             }
             _ => {}
         }
-        if let Some(v) = super::builtins::constant(self, name, span)? {
+        if let Some(v) = super::builtins::solve::constant(name) {
             return Ok(v);
         }
         if self.current.is_none() {
@@ -688,7 +688,7 @@ impl Interp {
                     .ok_or_else(|| mismatch(&l, &r))?;
                 Ok(Value::Bool(eq == (op == BinOp::Eq)))
             }
-            BinOp::In => super::builtins::membership(self, &l, &r, span),
+            BinOp::In => super::builtins::group::membership(self, &l, &r, span),
             BinOp::Le | BinOp::Ge | BinOp::Lt | BinOp::Gt => match (&l, &r) {
                 (Value::Int(a), Value::Int(b)) => Ok(Value::Bool(match op {
                     BinOp::Le => a <= b,
@@ -697,7 +697,7 @@ impl Interp {
                     _ => a > b,
                 })),
                 (Value::Group(_), Value::Group(_)) => {
-                    super::builtins::group_compare(self, op, &l, &r, span)
+                    super::builtins::group::compare(self, op, &l, &r, span)
                 }
                 _ => Err(mismatch(&l, &r)),
             },
@@ -728,8 +728,8 @@ impl Interp {
             (Value::Bool(a), Value::Bool(b)) => Some(a == b),
             (Value::Str(a), Value::Str(b)) => Some(a == b),
             (Value::Group(_), Value::Group(_)) => {
-                let le = super::builtins::group_compare(self, BinOp::Le, l, r, span)?;
-                let ge = super::builtins::group_compare(self, BinOp::Ge, l, r, span)?;
+                let le = super::builtins::group::compare(self, BinOp::Le, l, r, span)?;
+                let ge = super::builtins::group::compare(self, BinOp::Ge, l, r, span)?;
                 Some(matches!((le, ge), (Value::Bool(true), Value::Bool(true))))
             }
             (Value::List(a), Value::List(b)) => {

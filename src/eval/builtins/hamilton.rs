@@ -6,10 +6,10 @@ use super::Args;
 use crate::diag::Diag;
 use crate::eval::groups;
 use crate::eval::interp::{small, EvalResult, Interp};
-use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
+use crate::eval::puzzle_ctx::LetterFor;
 use crate::eval::value::{GroupVal, SeqVal, Value};
 use crate::syntax::Span;
-use puz_core::{Alphabet, Frame, Perm, Word};
+use puz_core::{Frame, Word};
 use puz_hamilton::gray::Digit;
 use puz_hamilton::{Kind, Mode, Report};
 
@@ -214,57 +214,6 @@ pub fn map_letters(w: &Word, f: &dyn Fn(u32) -> Word) -> Word {
     }
 }
 
-/// The generators of `g` and their inverses, as an alphabet, with the puzzle sequence
-/// each letter stands for.
-fn generator_alphabet(p: &PuzzleCtx, g: &GroupVal) -> (Alphabet, Vec<Word>) {
-    let mut names = Vec::new();
-    let mut perms: Vec<Perm> = Vec::new();
-    let mut words = Vec::new();
-    let mut inverse = Vec::new();
-    for w in &g.gens {
-        let perm = w.eval(&p.alphabet, p.def.degree());
-        if perm.is_identity() || perms.contains(&perm) {
-            continue;
-        }
-        let base = perms.len() as u32;
-        let (name, inv_word) = match w {
-            Word::Letter(l) => {
-                let (mi, pw) = p.letter_moves[*l as usize];
-                let inv = match p.letter(mi, -(pw as i64)) {
-                    LetterFor::Letter(k) => Word::Letter(k),
-                    _ => w.clone().inverse(),
-                };
-                (p.alphabet.names[*l as usize].clone(), inv)
-            }
-            _ => (format!("({})", w.display(&p.alphabet)), w.clone().inverse()),
-        };
-        let inv = perm.inverse();
-        if inv == perm {
-            names.push(name);
-            perms.push(perm);
-            words.push(w.clone());
-            inverse.push(base);
-        } else {
-            let inv_name = match &inv_word {
-                Word::Letter(k) => p.alphabet.names[*k as usize].clone(),
-                _ => format!("{name}'"),
-            };
-            names.extend([name, inv_name]);
-            perms.extend([perm, inv]);
-            words.extend([w.clone(), inv_word]);
-            inverse.extend([base + 1, base]);
-        }
-    }
-    (
-        Alphabet {
-            names,
-            perms,
-            inverse,
-        },
-        words,
-    )
-}
-
 /// `hamilton(G)`: a Hamilton cycle of the Cayley graph of G on its generators and their
 /// inverses, found by the engine and verified by the checker before it is returned.
 pub fn hamilton(it: &mut Interp, a: &Args) -> EvalResult<Value> {
@@ -276,7 +225,7 @@ pub fn hamilton(it: &mut Interp, a: &Args) -> EvalResult<Value> {
         return Err(Diag::new(a.pos(0).unwrap().span, format!("the generators of {} must be single moves", g.text))
             .with_help("a Hamilton cycle visits a position after every move: make a compound generator one move with `move T1 = S T S'`"));
     }
-    let (alpha, words) = generator_alphabet(&p, &g);
+    let (alpha, words) = groups::alphabet(&p, &g.gens, false);
     if alpha.is_empty() {
         return Err(Diag::new(
             a.span,

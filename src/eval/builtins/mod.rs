@@ -5,12 +5,12 @@ mod basic;
 pub mod group;
 mod hamilton;
 mod puzzles;
-mod solve;
+pub mod solve;
 
 use super::interp::{EvalResult, Interp};
 use super::value::Value;
 use crate::diag::Diag;
-use crate::syntax::{Arg, BinOp, Expr, ExprKind, Ident, Span};
+use crate::syntax::{Arg, Expr, ExprKind, Ident, Span};
 
 /// Every builtin name (for completion, suggestions and the rule that `let` may not hide
 /// one), taken from the help table so the two cannot disagree.
@@ -203,34 +203,6 @@ pub fn call(it: &mut Interp, name: &Ident, args: &[Arg], span: Span) -> EvalResu
     } else {
         d.with_help(format!("did you mean `{}`?", near[0]))
     })
-}
-
-/// Names that evaluate to a value without a call: the metrics.
-pub fn constant(_it: &mut Interp, name: &str, _span: Span) -> EvalResult<Option<Value>> {
-    Ok(solve::constant(name))
-}
-
-pub fn metric_stmt(
-    it: &mut Interp,
-    name: &Ident,
-    value: Option<&Expr>,
-    span: Span,
-) -> EvalResult<()> {
-    solve::metric_stmt(it, name, value, span)
-}
-
-pub fn membership(it: &mut Interp, l: &Value, r: &Value, span: Span) -> EvalResult<Value> {
-    group::membership(it, l, r, span)
-}
-
-pub fn group_compare(
-    it: &mut Interp,
-    op: BinOp,
-    l: &Value,
-    r: &Value,
-    span: Span,
-) -> EvalResult<Value> {
-    group::compare(it, op, l, r, span)
 }
 
 #[cfg(test)]

@@ -13,6 +13,12 @@ use std::rc::Rc;
 /// `row(n)`: n pieces in a row, moves `s1..s(n-1)` swap neighbours; for n = 3 and 4 the
 /// moves are also named as in Jaap's pages (`L R`, `L M R`).
 pub fn row(it: &mut Interp, a: &Args) -> EvalResult<Value> {
+    let n = count_arg(it, a, "pieces", 2)?;
+    Ok(Value::Puzzle(Rc::new(row_puzzle(n))))
+}
+
+/// The one argument of a puzzle constructor: a count between `min` and 1000.
+fn count_arg(it: &mut Interp, a: &Args, what: &str, min: i64) -> EvalResult<usize> {
     a.expect(1, 1, &[])?;
     let e = a.pos(0).unwrap();
     let n = match it.eval(e)? {
@@ -20,15 +26,21 @@ pub fn row(it: &mut Interp, a: &Args) -> EvalResult<Value> {
         v => {
             return Err(Diag::new(
                 e.span,
-                format!("`row` needs a number of pieces, not {}", v.type_name()),
+                format!(
+                    "`{}` needs a number of {what}, not {}",
+                    a.fname.name,
+                    v.type_name()
+                ),
             ))
         }
     };
-    if !(2..=1000).contains(&n) {
-        return Err(Diag::new(e.span, "`row(n)` needs 2 <= n <= 1000"));
+    if !(min..=1000).contains(&n) {
+        return Err(Diag::new(
+            e.span,
+            format!("`{}(n)` needs {min} <= n <= 1000", a.fname.name),
+        ));
     }
-    let n = n as usize;
-    Ok(Value::Puzzle(Rc::new(row_puzzle(n))))
+    Ok(n as usize)
 }
 
 pub fn row_puzzle(n: usize) -> PuzzleCtx {
@@ -62,22 +74,8 @@ pub fn row_puzzle(n: usize) -> PuzzleCtx {
 /// `topspin(n)`: n discs in a loop; `S` slides the loop one place, `T` turns over the
 /// turntable holding locations 0..3, as in `stdlib/topspin.puz` (which is `topspin(20)`).
 pub fn topspin(it: &mut Interp, a: &Args) -> EvalResult<Value> {
-    a.expect(1, 1, &[])?;
-    let e = a.pos(0).unwrap();
-    let n = match it.eval(e)? {
-        Value::Int(i) => small(&i, e.span)?,
-        v => {
-            return Err(Diag::new(
-                e.span,
-                format!("`topspin` needs a number of discs, not {}", v.type_name()),
-            ))
-        }
-    };
-    if !(4..=1000).contains(&n) {
-        return Err(Diag::new(e.span, "`topspin(n)` needs 4 <= n <= 1000")
-            .with_help("the turntable holds four discs"));
-    }
-    Ok(Value::Puzzle(Rc::new(topspin_puzzle(n as usize))))
+    let n = count_arg(it, a, "discs", 4)?;
+    Ok(Value::Puzzle(Rc::new(topspin_puzzle(n))))
 }
 
 pub fn topspin_puzzle(n: usize) -> PuzzleCtx {
