@@ -134,7 +134,7 @@ fn describe(r: &Report, s: &SeqVal, g: &GroupVal, mode: Mode) -> String {
         )),
         (Mode::Hamilton, Kind::Neither) => match &r.first_repeat {
             Some(rep) => out.push_str(&format!(
-                "not a Hamilton path: position {} repeats position {} ({}{}); {} of {} visited\n",
+                "not a Hamilton path: position {} repeats position {} ({}{}); {} of {} visited\n  the repeated position: {}\n",
                 rep.index,
                 rep.repeats,
                 prefix_text(s, rep.index),
@@ -148,7 +148,8 @@ fn describe(r: &Report, s: &SeqVal, g: &GroupVal, mode: Mode) -> String {
                     )
                 },
                 r.visited,
-                r.group_size
+                r.group_size,
+                p.def.cycle_notation(&rep.position)
             )),
             None => out.push_str(&format!(
                 "not a Hamilton path of {}: {} moves visit {} distinct positions of {}\n",
