@@ -188,6 +188,19 @@ impl Model {
         }
     }
 
+    /// `out` = the state of "the position `x`, then the position `s`".
+    #[inline]
+    pub fn compose(&self, x: &[u8], s: &[u8], out: &mut [u8]) {
+        for o in &self.orbits {
+            let t = o.twist;
+            for b in o.start..o.start + o.size {
+                let cell = s[b];
+                let (src, add) = (o.start + (cell / t) as usize, cell % t);
+                out[b] = self.bump[table(t, add) * 256 + x[src] as usize];
+            }
+        }
+    }
+
     /// The inverse position.
     pub fn inverse(&self, s: &[u8], out: &mut [u8]) {
         for o in &self.orbits {

@@ -72,6 +72,10 @@ pub struct Solver {
     canon: Canon,
     heuristic: Heuristic,
     use_inverse: bool,
+    /// Symmetries `c` of the puzzle whose conjugation maps the letters onto the letters:
+    /// `c^-1 p c` is as far from solved as `p`, so the tables are also looked up on it
+    /// (stored as the state of `c^-1` and the action of `c`).
+    conjugators: Vec<(Vec<u8>, Action)>,
     degree: usize,
     max_cost: u32,
 }
@@ -98,19 +102,15 @@ struct Search<'a> {
     solved: Vec<u8>,
     bufs: Vec<Vec<u8>>,
     inv: Vec<u8>,
+    scratch: [Vec<u8>; 2],
     path: Vec<u32>,
 }
 
 impl Search<'_> {
     /// Lower bound of the distance of `t` (at least 1 when not solved).
     fn h(&mut self, depth: usize, limit: u32) -> u32 {
-        let t = &self.bufs[depth];
-        let mut h = self.s.heuristic.eval(t, limit);
-        if h <= limit && self.s.use_inverse {
-            self.s.model.inverse(t, &mut self.inv);
-            h = h.max(self.s.heuristic.eval(&self.inv, limit));
-        }
-        h.max(1)
+        self.s
+            .lower_bound(&self.bufs[depth], limit, &mut self.inv, &mut self.scratch)
     }
 
     fn dfs(&mut self, depth: usize, g: u32, state: u32) -> Result<(), SolveError> {
@@ -184,7 +184,9 @@ impl Solver {
         )?;
         let use_inverse = (0..metric.len())
             .all(|l| metric.cost[l] == metric.cost[metric.alphabet.inverse[l] as usize]);
+        let conjugators = conjugators(puzzle, &model, metric);
         Ok(Solver {
+            conjugators,
             model,
             metric: metric.clone(),
             actions,
@@ -194,6 +196,33 @@ impl Solver {
             degree: puzzle.degree(),
             max_cost: opts.max_cost,
         })
+    }
+
+    /// Lower bound of the distance of `t` (at least 1; `t` is not solved): the largest table
+    /// value over `t`, its inverse and their conjugates, stopping once above `limit`.
+    #[inline]
+    fn lower_bound(&self, t: &[u8], limit: u32, inv: &mut [u8], scratch: &mut [Vec<u8>; 2]) -> u32 {
+        let mut h = self.heuristic.eval(t, limit);
+        if h <= limit && self.use_inverse {
+            self.model.inverse(t, inv);
+            h = h.max(self.heuristic.eval(inv, limit));
+        }
+        for (cinv, c) in &self.conjugators {
+            if h > limit {
+                break;
+            }
+            let [a, b] = scratch;
+            self.model.compose(cinv, t, a);
+            self.model.apply(c, a, b);
+            h = h.max(self.heuristic.eval(b, limit));
+            if h <= limit && self.use_inverse {
+                // inv is t's inverse here (h <= limit after t's own look-up).
+                self.model.compose(cinv, inv, a);
+                self.model.apply(c, a, b);
+                h = h.max(self.heuristic.eval(b, limit));
+            }
+        }
+        h.max(1)
     }
 
     /// The tables used, one line each.
@@ -224,13 +253,9 @@ impl Solver {
             });
         }
         let mut bound = {
-            let mut h = self.heuristic.eval(&start, u32::MAX);
-            if self.use_inverse {
-                let mut inv = vec![0u8; self.model.n];
-                self.model.inverse(&start, &mut inv);
-                h = h.max(self.heuristic.eval(&inv, u32::MAX));
-            }
-            h.max(1)
+            let mut inv = vec![0u8; self.model.n];
+            let mut scratch = [vec![0u8; self.model.n], vec![0u8; self.model.n]];
+            self.lower_bound(&start, u32::MAX, &mut inv, &mut scratch)
         };
         let max_depth = self.max_cost as usize + 2;
         loop {
@@ -258,6 +283,7 @@ impl Solver {
                         solved: solved.clone(),
                         bufs: vec![vec![0u8; self.model.n]; max_depth + 1],
                         inv: vec![0u8; self.model.n],
+                        scratch: [vec![0u8; self.model.n], vec![0u8; self.model.n]],
                         path: vec![l],
                     };
                     if !all && found.load(Ordering::Relaxed) {
@@ -323,6 +349,40 @@ impl Solver {
             bound = next;
         }
     }
+}
+
+/// At most this many conjugators (each one costs table look-ups at every node).
+const MAX_CONJUGATORS: usize = 3;
+
+/// The puzzle's declared moves `c` (e.g. whole-cube rotations) whose conjugation maps
+/// every letter of the metric onto a letter of the same cost and some letter onto another:
+/// `c^-1 p c` is then exactly as far from solved as `p`.
+fn conjugators(puzzle: &Puzzle, model: &Model, metric: &Metric) -> Vec<(Vec<u8>, Action)> {
+    let letters = &metric.alphabet.perms;
+    let mut out = Vec::new();
+    for m in &puzzle.moves {
+        if out.len() >= MAX_CONJUGATORS || m.perm.is_identity() {
+            continue;
+        }
+        let (Some(cinv), Some(c)) = (model.state_of(&m.perm.inverse()), model.action(&m.perm))
+        else {
+            continue;
+        };
+        let cp = m.perm.inverse();
+        let mut moves_some = false;
+        let closed = letters.iter().enumerate().all(|(l, p)| {
+            let q = cp.then(p).then(&m.perm);
+            moves_some |= &q != p;
+            letters
+                .iter()
+                .position(|r| *r == q)
+                .is_some_and(|j| metric.cost[j] == metric.cost[l])
+        });
+        if closed && moves_some {
+            out.push((cinv, c));
+        }
+    }
+    out
 }
 
 /// An optimal solution of `position` in `metric` (see [`Solver`] to solve many).
@@ -455,6 +515,48 @@ mod tests {
             } else {
                 assert!(r.cost > 7);
             }
+        }
+    }
+
+    #[test]
+    fn conjugates_are_exact() {
+        // The rotations x y z conjugate the atm letters onto themselves; the conjugated
+        // state is the state of c^-1 p c, and optimal costs agree with and without them.
+        use rand::{Rng, SeedableRng};
+        let c3 = cube3();
+        let ctl = Control::default();
+        let atm = Metric::atm(&c3, &FACES).unwrap();
+        let model = Model::new(&c3).unwrap();
+        let conj = conjugators(&c3, &model, &atm);
+        assert_eq!(conj.len(), 3);
+        let p = seq(&c3, "R U F' L2 D B");
+        let s = model.state_of(&p).unwrap();
+        for m in c3
+            .moves
+            .iter()
+            .filter(|m| ["x", "y", "z"].contains(&m.name.as_str()))
+        {
+            let cinv = model.state_of(&m.perm.inverse()).unwrap();
+            let c = model.action(&m.perm).unwrap();
+            let (mut a, mut b) = (vec![0u8; model.n], vec![0u8; model.n]);
+            model.compose(&cinv, &s, &mut a);
+            model.apply(&c, &a, &mut b);
+            let q = m.perm.inverse().then(&p).then(&m.perm);
+            assert_eq!(b, model.state_of(&q).unwrap());
+        }
+        let with = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
+        let mut without = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
+        without.conjugators.clear();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        for _ in 0..6 {
+            let mut p = c3.identity();
+            for _ in 0..rng.gen_range(3..7) {
+                p = p.then(&atm.alphabet.perms[rng.gen_range(0..atm.len())]);
+            }
+            let a = with.solve(&p, false, &ctl).unwrap();
+            let b = without.solve(&p, false, &ctl).unwrap();
+            assert!(a.verified && b.verified);
+            assert_eq!(a.cost, b.cost);
         }
     }
 

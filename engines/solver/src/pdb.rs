@@ -26,7 +26,10 @@ pub struct Pattern {
     /// Orbit size and twist.
     pub n: usize,
     pub twist: u8,
-    /// Orientation digits stored (`k` or `k - 1`).
+    /// True: the table also holds the orientation at every location of the orbit (whichever
+    /// piece is there), not only the followed pieces' orientations.
+    pub all_ori: bool,
+    /// Orientation digits stored (`k` or `k - 1`; with `all_ori`, `n` or `n - 1`).
     pub ori_digits: usize,
     /// Entries in the table.
     pub size: u64,
@@ -43,8 +46,20 @@ fn arrangements(n: usize, k: usize) -> u64 {
 
 impl Pattern {
     pub fn new(model: &Model, orbit: usize, pieces: Vec<u8>) -> Pattern {
+        Pattern::with_orientations(model, orbit, pieces, false)
+    }
+
+    /// A pattern following `pieces`; with `all_ori` also the orientation at every location
+    /// (the orbit must have at most 63 locations).
+    pub fn with_orientations(
+        model: &Model,
+        orbit: usize,
+        pieces: Vec<u8>,
+        all_ori: bool,
+    ) -> Pattern {
         let o = &model.orbits[orbit];
-        let k = pieces.len();
+        let all_ori = all_ori && o.twist > 1 && o.size <= 63;
+        let k = if all_ori { o.size } else { pieces.len() };
         let ori_digits = if o.twist == 1 {
             0
         } else if k == o.size && o.ori_sum_fixed {
@@ -52,6 +67,7 @@ impl Pattern {
         } else {
             k
         };
+        let k = pieces.len();
         let size = arrangements(o.size, k) * (o.twist as u64).pow(ori_digits as u32);
         let t = o.twist as usize;
         let mut slot = vec![255u8; o.size * t];
@@ -67,6 +83,7 @@ impl Pattern {
             pieces,
             n: o.size,
             twist: o.twist,
+            all_ori,
             ori_digits,
             size,
             slot,
@@ -82,12 +99,27 @@ impl Pattern {
         let mut ori = [0u8; 64];
         for (l, &cell) in s[self.start..self.start + self.n].iter().enumerate() {
             let i = self.slot[cell as usize];
-            if i != 255 {
+            if self.all_ori {
+                ori[l] = self.ori[cell as usize];
+                if i != 255 {
+                    loc[i as usize] = l as u8;
+                }
+            } else if i != 255 {
                 loc[i as usize] = l as u8;
                 ori[i as usize] = self.ori[cell as usize];
             }
         }
-        self.index_of(&loc[..k], &ori[..k])
+        self.index_of(&loc[..k], &ori[..self.ori_len()])
+    }
+
+    /// Orientations an index holds: per followed piece, or per location with `all_ori`.
+    #[inline]
+    fn ori_len(&self) -> usize {
+        if self.all_ori {
+            self.n
+        } else {
+            self.pieces.len()
+        }
     }
 
     #[inline]
@@ -108,6 +140,7 @@ impl Pattern {
     /// Locations and orientations of the followed pieces at index `r`.
     fn unindex(&self, mut r: u64, loc: &mut [u8], ori: &mut [u8]) {
         let k = self.pieces.len();
+        let m = self.ori_len();
         let t = self.twist as u64;
         let mut sum = 0u64;
         for i in (0..self.ori_digits).rev() {
@@ -115,8 +148,8 @@ impl Pattern {
             sum += r % t;
             r /= t;
         }
-        if self.ori_digits < k {
-            ori[k - 1] = if self.twist > 1 && self.ori_digits == k - 1 {
+        if self.ori_digits < m {
+            ori[m - 1] = if self.twist > 1 && self.ori_digits == m - 1 {
                 ((t - sum % t) % t) as u8
             } else {
                 0
@@ -198,13 +231,25 @@ impl Pdb {
         let k = pattern.pieces.len();
         let t = pattern.twist;
         let unit = cost.iter().all(|&c| c == 1);
+        let all_ori = pattern.all_ori;
+        let n = pattern.n;
         let neighbour = |loc: &[u8], ori: &[u8], l: usize, nl: &mut [u8], no: &mut [u8]| {
             let (dest, add) = &maps[l];
-            for i in 0..k {
-                nl[i] = dest[loc[i] as usize];
-                no[i] = (ori[i] + add[loc[i] as usize]) % t;
+            if all_ori {
+                for i in 0..k {
+                    nl[i] = dest[loc[i] as usize];
+                }
+                for a in 0..n {
+                    no[dest[a] as usize] = (ori[a] + add[a]) % t;
+                }
+                pattern.index_of(&nl[..k], &no[..n])
+            } else {
+                for i in 0..k {
+                    nl[i] = dest[loc[i] as usize];
+                    no[i] = (ori[i] + add[loc[i] as usize]) % t;
+                }
+                pattern.index_of(&nl[..k], &no[..k])
             }
-            pattern.index_of(&nl[..k], &no[..k])
         };
         let mut filled = 1u64;
         let max_set = AtomicU8::new(0);
@@ -315,9 +360,17 @@ pub fn default_cache_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("puz"))
 }
 
+/// At most this many tables in all (every node looks each one up, twice with the inverse).
+const MAX_TABLES: usize = 12;
+
 /// Chooses the patterns for a memory budget: for each orbit the letters move, the
 /// largest `k` such that `ceil(n / k)` tables of `k` pieces (the last one overlapping)
-/// fit in the orbit's share.
+/// fit in the orbit's share. The budget left over (an orbit's share it did not need, and
+/// what the covering tables leave) then goes, round-robin over the orbits, to further
+/// `k`-piece tables of other subsets (pieces taken in the orders `(i mod m, i)`,
+/// `m = 2, 3, ...`), so the heuristic is the maximum over more tables. Before those, an
+/// orbit with orientations gets one table of the orientation at every location together
+/// with as many pieces as fit (e.g. the 12 edge flips and 5 edges of the 3x3x3).
 pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Pattern> {
     let moving: Vec<usize> = (0..model.orbits.len())
         .filter(|&oi| {
@@ -333,6 +386,8 @@ pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Pa
     }
     let share = budget / moving.len() as u64;
     let mut out = Vec::new();
+    // Per orbit: the further subsets not yet used.
+    let mut extra: Vec<(usize, usize, Vec<Vec<u8>>)> = Vec::new();
     for &oi in &moving {
         let o = &model.orbits[oi];
         let mut best = None;
@@ -345,16 +400,73 @@ pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Pa
         }
         let Some(k) = best else { continue };
         let chunks = o.size.div_ceil(k);
+        let mut seen: Vec<Vec<u8>> = Vec::new();
         for c in 0..chunks {
             let first = (c * k).min(o.size - k);
-            out.push(Pattern::new(
-                model,
-                oi,
-                (first as u8..(first + k) as u8).collect(),
-            ));
+            let pieces: Vec<u8> = (first as u8..(first + k) as u8).collect();
+            seen.push(pieces.clone());
+            out.push(Pattern::new(model, oi, pieces));
+        }
+        let mut more = Vec::new();
+        if k < o.size {
+            for m in 2..o.size {
+                let mut order: Vec<usize> = (0..o.size).collect();
+                order.sort_by_key(|&i| (i % m, i));
+                for c in 0..chunks {
+                    let first = (c * k).min(o.size - k);
+                    let mut pieces: Vec<u8> =
+                        order[first..first + k].iter().map(|&i| i as u8).collect();
+                    pieces.sort();
+                    if !seen.contains(&pieces) {
+                        seen.push(pieces.clone());
+                        more.push(pieces);
+                    }
+                }
+            }
+        }
+        more.reverse();
+        extra.push((oi, k, more));
+    }
+    let mut used: u64 = out.iter().map(|p: &Pattern| p.size).sum();
+    // Then, per orbit with orientations not covered by a whole-orbit table, one table of
+    // every location's orientation and the largest number of pieces that fits.
+    for &(oi, k, _) in &extra {
+        let o = &model.orbits[oi];
+        if o.twist == 1 || k == o.size || o.size > 63 || out.len() >= MAX_TABLES {
+            continue;
+        }
+        let mut best = None;
+        for k in 1..o.size {
+            let p = Pattern::with_orientations(model, oi, (0..k as u8).collect(), true);
+            if used.saturating_add(p.size) <= budget {
+                best = Some(p);
+            }
+        }
+        if let Some(p) = best {
+            used += p.size;
+            out.push(p);
         }
     }
-    out
+    loop {
+        let mut added = false;
+        for (oi, _, more) in &mut extra {
+            if out.len() >= MAX_TABLES {
+                return out;
+            }
+            let Some(pieces) = more.pop() else { continue };
+            let p = Pattern::new(model, *oi, pieces);
+            if used.saturating_add(p.size) <= budget {
+                used += p.size;
+                out.push(p);
+                added = true;
+            } else {
+                more.clear();
+            }
+        }
+        if !added {
+            return out;
+        }
+    }
 }
 
 impl Heuristic {
@@ -380,11 +492,19 @@ impl Heuristic {
             }
             key = fnv(&[p.orbit as u8], key);
             key = fnv(&p.pieces, key);
+            if p.all_ori {
+                key = fnv(b"all-ori", key);
+            }
             let file = cache.map(|d| d.join(format!("pdb-{key:016x}.bin")));
             let what = format!(
-                "{} pieces {:?} of orbit {}",
+                "{} pieces {:?}{} of orbit {}",
                 p.pieces.len(),
                 p.pieces,
+                if p.all_ori {
+                    " and every orientation"
+                } else {
+                    ""
+                },
                 p.orbit
             );
             if let Some(f) = &file {
@@ -492,6 +612,109 @@ mod tests {
             p.unindex(r, &mut loc, &mut ori);
             prop_assert_eq!(p.index_of(&loc[..k], &ori[..k]), r);
         }
+    }
+
+    proptest! {
+        #[test]
+        fn index_round_trips_with_every_orientation(k in 1usize..=7, r in 0u64..1_000_000) {
+            let (model, _, _) = setup();
+            let p = Pattern::with_orientations(&model, 0, (0..k as u8).collect(), true);
+            prop_assert!(p.all_ori);
+            let r = r % p.size;
+            let (mut loc, mut ori) = ([0u8; 64], [0u8; 64]);
+            p.unindex(r, &mut loc, &mut ori);
+            prop_assert_eq!(p.index_of(&loc[..k], &ori[..8]), r);
+        }
+    }
+
+    #[test]
+    fn orientation_table_matches_a_direct_search() {
+        // Two corners of the 2x2x2 and the twist at every location, in qtm, searched
+        // directly: (points of the two pieces, twist per location).
+        let c2 = cube2();
+        let model = Model::new(&c2).unwrap();
+        let qtm = Metric::qtm(&c2, &[]).unwrap();
+        let actions: Vec<Action> = qtm
+            .alphabet
+            .perms
+            .iter()
+            .map(|p| model.action(p).unwrap())
+            .collect();
+        let pieces = vec![2u8, 6];
+        let p = Pattern::with_orientations(&model, 0, pieces.clone(), true);
+        assert_eq!(p.size, 8 * 7 * 2187);
+        let pdb = Pdb::build(&model, p, &actions, &qtm.cost, &Control::default()).unwrap();
+        type St = (Vec<usize>, Vec<u8>);
+        let start: St = (pieces.iter().map(|&x| x as usize * 3).collect(), vec![0; 8]);
+        let mut dist = std::collections::HashMap::new();
+        dist.insert(start.clone(), 0u8);
+        let mut layer = vec![start];
+        let mut d = 0;
+        while !layer.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for (pts, oris) in &layer {
+                for g in &qtm.alphabet.perms {
+                    let np: Vec<usize> = pts.iter().map(|&pt| g.image(pt)).collect();
+                    let mut no = vec![0u8; 8];
+                    for (l, &o) in oris.iter().enumerate() {
+                        let q = g.image(l * 3 + o as usize);
+                        no[q / 3] = (q % 3) as u8;
+                    }
+                    let t = (np, no);
+                    if !dist.contains_key(&t) {
+                        dist.insert(t.clone(), d);
+                        next.push(t);
+                    }
+                }
+            }
+            layer = next;
+        }
+        assert_eq!(pdb.table.iter().filter(|&&v| v != 255).count(), dist.len());
+        for ((pts, oris), &v) in &dist {
+            let loc: Vec<u8> = pts.iter().map(|&pt| (pt / 3) as u8).collect();
+            assert_eq!(pdb.table[pdb.pattern.index_of(&loc, oris) as usize], v);
+        }
+    }
+
+    #[test]
+    fn patterns_fill_the_budget() {
+        // 3x3x3 edges and corners in htm with 512 MiB: the whole corner orbit, two 6-edge
+        // halves, the 12 edge flips with 5 edges, then further 6-edge subsets.
+        let c3 = crate::testsupport::cube3();
+        let model = Model::new(&c3).unwrap();
+        let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"]).unwrap();
+        let actions: Vec<Action> = htm
+            .alphabet
+            .perms
+            .iter()
+            .map(|p| model.action(p).unwrap())
+            .collect();
+        let budget = 512 << 20;
+        let ps = choose_patterns(&model, &actions, budget);
+        assert!(ps.iter().map(|p| p.size).sum::<u64>() <= budget);
+        let desc: Vec<(usize, bool)> = ps.iter().map(|p| (p.pieces.len(), p.all_ori)).collect();
+        assert_eq!(
+            desc,
+            vec![
+                (8, false),
+                (6, false),
+                (6, false),
+                (5, true),
+                (6, false),
+                (6, false),
+                (6, false)
+            ]
+        );
+        let mut sets: Vec<&Vec<u8>> = ps
+            .iter()
+            .filter(|p| !p.all_ori)
+            .map(|p| &p.pieces)
+            .collect();
+        let n = sets.len();
+        sets.sort();
+        sets.dedup();
+        assert_eq!(sets.len(), n);
     }
 
     #[test]
