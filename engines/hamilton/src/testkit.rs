@@ -276,6 +276,20 @@ pub fn topspin(n: usize) -> Puzzle {
     p
 }
 
+/// TopSpin as the interpreter's `topspin(n)`: n discs in a loop, `S` slides the loop one
+/// place, `T` turns over the turntable holding locations 0..3.
+pub fn topspin_st(n: usize) -> Puzzle {
+    let slide: Vec<(usize, i64)> = (0..n).map(|i| (i, 0)).collect();
+    puzzle(
+        "topspin",
+        &[("discs", n, 1)],
+        &[
+            ("S", &[(0, &slide[..])]),
+            ("T", &[(0, &[(0, 0), (3, 0)]), (0, &[(1, 0), (2, 0)])]),
+        ],
+    )
+}
+
 /// Parses cuber's notation over an alphabet: letters by longest name match (so `R'R'L`
 /// needs no spaces), `( ... )` or `[ ... ]` groups, a count after an atom repeats it and
 /// `'` after a group inverts it. `macros` are named words usable by name.
