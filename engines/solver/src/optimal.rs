@@ -184,7 +184,15 @@ impl Solver {
         )?;
         let use_inverse = (0..metric.len())
             .all(|l| metric.cost[l] == metric.cost[metric.alphabet.inverse[l] as usize]);
-        let conjugators = conjugators(puzzle, &model, metric);
+        let mut heuristic = heuristic;
+        let mut names = Vec::new();
+        let conjugators = conjugators(puzzle, &model, metric, &mut names);
+        if !names.is_empty() {
+            heuristic.report.push(format!(
+                "every table also looked up on the conjugates by {}",
+                names.join(", ")
+            ));
+        }
         Ok(Solver {
             conjugators,
             model,
@@ -357,7 +365,12 @@ const MAX_CONJUGATORS: usize = 3;
 /// The puzzle's declared moves `c` (e.g. whole-cube rotations) whose conjugation maps
 /// every letter of the metric onto a letter of the same cost and some letter onto another:
 /// `c^-1 p c` is then exactly as far from solved as `p`.
-fn conjugators(puzzle: &Puzzle, model: &Model, metric: &Metric) -> Vec<(Vec<u8>, Action)> {
+fn conjugators(
+    puzzle: &Puzzle,
+    model: &Model,
+    metric: &Metric,
+    names: &mut Vec<String>,
+) -> Vec<(Vec<u8>, Action)> {
     let letters = &metric.alphabet.perms;
     let mut out = Vec::new();
     for m in &puzzle.moves {
@@ -379,6 +392,7 @@ fn conjugators(puzzle: &Puzzle, model: &Model, metric: &Metric) -> Vec<(Vec<u8>,
                 .is_some_and(|j| metric.cost[j] == metric.cost[l])
         });
         if closed && moves_some {
+            names.push(m.name.clone());
             out.push((cinv, c));
         }
     }
@@ -527,7 +541,9 @@ mod tests {
         let ctl = Control::default();
         let atm = Metric::atm(&c3, &FACES).unwrap();
         let model = Model::new(&c3).unwrap();
-        let conj = conjugators(&c3, &model, &atm);
+        let mut names = Vec::new();
+        let conj = conjugators(&c3, &model, &atm, &mut names);
+        assert_eq!(names, ["x", "y", "z"]);
         assert_eq!(conj.len(), 3);
         let p = seq(&c3, "R U F' L2 D B");
         let s = model.state_of(&p).unwrap();
