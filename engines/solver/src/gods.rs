@@ -168,9 +168,7 @@ pub fn dense(
                             if table.get(j) == cur {
                                 if table.claim(i, nxt) {
                                     n += 1;
-                                    if local.len() < samples {
-                                        local.push(i);
-                                    }
+                                    keep_least(&mut local, i, samples);
                                 }
                                 break;
                             }
@@ -187,18 +185,13 @@ pub fn dense(
                             };
                             if table.get(j) == 3 && table.claim(j, nxt) {
                                 n += 1;
-                                if local.len() < samples {
-                                    local.push(j);
-                                }
+                                keep_least(&mut local, j, samples);
                             }
                         }
                     }
                 }
                 if !local.is_empty() {
-                    let mut s = found_samples.lock().unwrap();
-                    if s.len() < samples {
-                        s.extend(local);
-                    }
+                    found_samples.lock().unwrap().extend(local);
                 }
                 Ok(n)
             })
@@ -215,6 +208,7 @@ pub fn dense(
         counts.push(new);
         let mut s = found_samples.into_inner().unwrap();
         s.sort_unstable();
+        s.dedup();
         s.truncate(samples);
         last_samples = s;
         ctl.progress(&format!(
@@ -383,6 +377,18 @@ pub fn sparse(
         complete,
         antipodes,
     })
+}
+
+/// Adds `r` to `local`, which keeps (at least) the `samples` least ranks pushed, so the
+/// antipodes reported are the least ranks whatever order the threads run in.
+#[inline]
+fn keep_least(local: &mut Vec<u64>, r: u64, samples: usize) {
+    local.push(r);
+    if local.len() >= 4 * samples.max(1) {
+        local.sort_unstable();
+        local.dedup();
+        local.truncate(samples);
+    }
 }
 
 #[cfg(test)]

@@ -103,14 +103,20 @@ struct Search<'a> {
     bufs: Vec<Vec<u8>>,
     inv: Vec<u8>,
     scratch: [Vec<u8>; 2],
+    hint: (usize, usize),
     path: Vec<u32>,
 }
 
 impl Search<'_> {
     /// Lower bound of the distance of `t` (at least 1 when not solved).
     fn h(&mut self, depth: usize, limit: u32) -> u32 {
-        self.s
-            .lower_bound(&self.bufs[depth], limit, &mut self.inv, &mut self.scratch)
+        self.s.lower_bound(
+            &self.bufs[depth],
+            limit,
+            &mut self.inv,
+            &mut self.scratch,
+            &mut self.hint,
+        )
     }
 
     fn dfs(&mut self, depth: usize, g: u32, state: u32) -> Result<(), SolveError> {
@@ -208,26 +214,77 @@ impl Solver {
 
     /// Lower bound of the distance of `t` (at least 1; `t` is not solved): the largest table
     /// value over `t`, its inverse and their conjugates, stopping once above `limit`.
+    /// `hint` is the (variant, table) look-up that last went above the limit, tried first:
+    /// variant 0 is `t`, 1 its inverse, `2 + 2k` and `3 + 2k` their conjugates by `k`.
     #[inline]
-    fn lower_bound(&self, t: &[u8], limit: u32, inv: &mut [u8], scratch: &mut [Vec<u8>; 2]) -> u32 {
-        let mut h = self.heuristic.eval(t, limit);
-        if h <= limit && self.use_inverse {
-            self.model.inverse(t, inv);
-            h = h.max(self.heuristic.eval(inv, limit));
-        }
-        for (cinv, c) in &self.conjugators {
-            if h > limit {
-                break;
+    fn lower_bound(
+        &self,
+        t: &[u8],
+        limit: u32,
+        inv: &mut [u8],
+        scratch: &mut [Vec<u8>; 2],
+        hint: &mut (usize, usize),
+    ) -> u32 {
+        let pdbs = &self.heuristic.pdbs;
+        let (hv, ht) = *hint;
+        if ht < pdbs.len() {
+            let val = match hv {
+                0 => pdbs[ht].get(t),
+                1 => {
+                    self.model.inverse(t, inv);
+                    pdbs[ht].get(inv)
+                }
+                _ => {
+                    let (cinv, c) = &self.conjugators[(hv - 2) / 2];
+                    let [a, b] = scratch;
+                    if hv % 2 == 1 {
+                        self.model.inverse(t, inv);
+                        self.model.compose(cinv, inv, a);
+                    } else {
+                        self.model.compose(cinv, t, a);
+                    }
+                    self.model.apply(c, a, b);
+                    pdbs[ht].get(b)
+                }
+            } as u32;
+            if val > limit {
+                return val;
             }
+        }
+        let (mut h, i) = self.heuristic.eval_arg(t, limit);
+        if h > limit {
+            *hint = (0, i);
+            return h;
+        }
+        if self.use_inverse {
+            self.model.inverse(t, inv);
+            let (v, i) = self.heuristic.eval_arg(inv, limit);
+            h = h.max(v);
+            if h > limit {
+                *hint = (1, i);
+                return h;
+            }
+        }
+        for (k, (cinv, c)) in self.conjugators.iter().enumerate() {
             let [a, b] = scratch;
             self.model.compose(cinv, t, a);
             self.model.apply(c, a, b);
-            h = h.max(self.heuristic.eval(b, limit));
-            if h <= limit && self.use_inverse {
-                // inv is t's inverse here (h <= limit after t's own look-up).
+            let (v, i) = self.heuristic.eval_arg(b, limit);
+            h = h.max(v);
+            if h > limit {
+                *hint = (2 + 2 * k, i);
+                return h;
+            }
+            if self.use_inverse {
+                // inv is t's inverse here.
                 self.model.compose(cinv, inv, a);
                 self.model.apply(c, a, b);
-                h = h.max(self.heuristic.eval(b, limit));
+                let (v, i) = self.heuristic.eval_arg(b, limit);
+                h = h.max(v);
+                if h > limit {
+                    *hint = (3 + 2 * k, i);
+                    return h;
+                }
             }
         }
         h.max(1)
@@ -263,7 +320,13 @@ impl Solver {
         let mut bound = {
             let mut inv = vec![0u8; self.model.n];
             let mut scratch = [vec![0u8; self.model.n], vec![0u8; self.model.n]];
-            self.lower_bound(&start, u32::MAX, &mut inv, &mut scratch)
+            self.lower_bound(
+                &start,
+                u32::MAX,
+                &mut inv,
+                &mut scratch,
+                &mut (0, usize::MAX),
+            )
         };
         let max_depth = self.max_cost as usize + 2;
         loop {
@@ -292,6 +355,7 @@ impl Solver {
                         bufs: vec![vec![0u8; self.model.n]; max_depth + 1],
                         inv: vec![0u8; self.model.n],
                         scratch: [vec![0u8; self.model.n], vec![0u8; self.model.n]],
+                        hint: (0, usize::MAX),
                         path: vec![l],
                     };
                     if !all && found.load(Ordering::Relaxed) {

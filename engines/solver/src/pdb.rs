@@ -536,6 +536,25 @@ impl Heuristic {
         Ok(Heuristic { pdbs, report })
     }
 
+    /// The largest table value and the table giving it, stopping at the first table
+    /// above `limit` ((0, 0) when there are no tables).
+    #[inline]
+    pub fn eval_arg(&self, s: &[u8], limit: u32) -> (u32, usize) {
+        let mut h = 0u32;
+        let mut arg = 0;
+        for (i, p) in self.pdbs.iter().enumerate() {
+            let v = p.get(s) as u32;
+            if v > h {
+                h = v;
+                arg = i;
+                if h > limit {
+                    break;
+                }
+            }
+        }
+        (h, arg)
+    }
+
     /// The largest table value (0 when there are no tables).
     #[inline]
     pub fn eval(&self, s: &[u8], limit: u32) -> u32 {
