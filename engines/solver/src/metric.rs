@@ -38,6 +38,19 @@ pub fn power_name(name: &str, p: i64, order: u64) -> String {
     }
 }
 
+/// A letter's name from its spelling: `U2`, or `(U2 D')` for a product.
+fn spelled(puzzle: &Puzzle, sp: &[(usize, i64)]) -> String {
+    let text: Vec<String> = sp
+        .iter()
+        .map(|&(m, k)| power_name(&puzzle.moves[m].name, k, move_order(&puzzle.moves[m].perm)))
+        .collect();
+    if text.len() == 1 {
+        text[0].clone()
+    } else {
+        format!("({})", text.join(" "))
+    }
+}
+
 fn move_order(p: &Perm) -> u64 {
     u64::try_from(p.order()).unwrap_or(u64::MAX)
 }
@@ -87,17 +100,7 @@ impl Metric {
                 }
                 continue;
             }
-            let text: Vec<String> = sp
-                .iter()
-                .map(|&(m, k)| {
-                    power_name(&puzzle.moves[m].name, k, move_order(&puzzle.moves[m].perm))
-                })
-                .collect();
-            names.push(if text.len() == 1 {
-                text[0].clone()
-            } else {
-                format!("({})", text.join(" "))
-            });
+            names.push(spelled(puzzle, &sp));
             seen.insert(p.clone(), perms.len());
             perms.push(p);
             cost.push(c);
@@ -109,17 +112,7 @@ impl Metric {
             if !seen.contains_key(&inv) {
                 let sp: Vec<(usize, i64)> =
                     spelling[i].iter().rev().map(|&(m, k)| (m, -k)).collect();
-                let text: Vec<String> = sp
-                    .iter()
-                    .map(|&(m, k)| {
-                        power_name(&puzzle.moves[m].name, k, move_order(&puzzle.moves[m].perm))
-                    })
-                    .collect();
-                names.push(if text.len() == 1 {
-                    text[0].clone()
-                } else {
-                    format!("({})", text.join(" "))
-                });
+                names.push(spelled(puzzle, &sp));
                 seen.insert(inv.clone(), perms.len());
                 perms.push(inv);
                 cost.push(cost[i]);
