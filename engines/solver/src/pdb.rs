@@ -646,19 +646,25 @@ mod tests {
         }
     }
 
-    #[test]
-    fn orientation_table_matches_a_direct_search() {
-        // Two corners of the 2x2x2 and the twist at every location, in qtm, searched
-        // directly: (points of the two pieces, twist per location).
+    /// The 2x2x2's model, its qtm metric and the metric's letters as actions.
+    fn cube2_qtm() -> (Model, Metric, Vec<Action>) {
         let c2 = cube2();
         let model = Model::new(&c2).unwrap();
         let qtm = Metric::qtm(&c2, &[]).unwrap();
-        let actions: Vec<Action> = qtm
+        let actions = qtm
             .alphabet
             .perms
             .iter()
             .map(|p| model.action(p).unwrap())
             .collect();
+        (model, qtm, actions)
+    }
+
+    #[test]
+    fn orientation_table_matches_a_direct_search() {
+        // Two corners of the 2x2x2 and the twist at every location, in qtm, searched
+        // directly: (points of the two pieces, twist per location).
+        let (model, qtm, actions) = cube2_qtm();
         let pieces = vec![2u8, 6];
         let p = Pattern::with_orientations(&model, 0, pieces.clone(), true);
         assert_eq!(p.size, 8 * 7 * 2187);
@@ -740,15 +746,7 @@ mod tests {
     fn table_matches_a_direct_search_on_the_pieces() {
         // Four corners of the 2x2x2 in qtm, searched directly on their (location, twist)
         // points with the letters' permutations.
-        let c2 = cube2();
-        let model = Model::new(&c2).unwrap();
-        let qtm = Metric::qtm(&c2, &[]).unwrap();
-        let actions: Vec<Action> = qtm
-            .alphabet
-            .perms
-            .iter()
-            .map(|p| model.action(p).unwrap())
-            .collect();
+        let (model, qtm, actions) = cube2_qtm();
         let pieces = vec![1u8, 3, 5, 6];
         let p = Pattern::new(&model, 0, pieces.clone());
         let pdb = Pdb::build(&model, p, &actions, &qtm.cost, &Control::default()).unwrap();
