@@ -13,6 +13,7 @@
 //! - [`optimal`]: iterative deepening A* returning proved-optimal solutions.
 
 pub mod canon;
+pub mod coords;
 pub mod error;
 pub mod gods;
 pub mod metric;
