@@ -12,6 +12,7 @@
 //! - [`pdb`]: pattern databases on subsets of an orbit's pieces, cached on disk.
 //! - [`optimal`]: iterative deepening A* returning proved-optimal solutions.
 
+pub mod bigbuf;
 pub mod canon;
 pub mod coords;
 pub mod error;

@@ -7,7 +7,7 @@ use crate::canon::Canon;
 use crate::error::{invalid, SolveError};
 use crate::metric::Metric;
 use crate::model::{Action, Model};
-use crate::pdb::{default_cache_dir, Heuristic};
+use crate::pdb::{default_cache_dir, Heuristic, Located, Locator};
 use puz_core::{Control, Perm, Puzzle};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -71,11 +71,13 @@ pub struct Solver {
     actions: Vec<Action>,
     canon: Canon,
     heuristic: Heuristic,
-    use_inverse: bool,
     /// Symmetries `c` of the puzzle whose conjugation maps the letters onto the letters:
     /// `c^-1 p c` is as far from solved as `p`, so the tables are also looked up on it
     /// (stored as the state of `c^-1` and the action of `c`).
     conjugators: Vec<(Vec<u8>, Action)>,
+    locator: Locator,
+    /// The variants looked up: (conjugator, inverse?), the first one `(None, false)`.
+    variants: Vec<(Option<usize>, bool)>,
     degree: usize,
     max_cost: u32,
 }
@@ -90,6 +92,31 @@ fn puzzle_key(puzzle: &Puzzle) -> u64 {
     h
 }
 
+/// Buffers of one search thread for [`Solver::lower_bound`].
+struct Scratch {
+    inv: Vec<u8>,
+    a: Vec<u8>,
+    b: Vec<u8>,
+    /// Every variant's state, one after another.
+    vars: Vec<u8>,
+    /// Table indices, variant after variant.
+    idx: Vec<u64>,
+    located: Located,
+}
+
+/// Asks the cache for `table[i]` ahead of reading it.
+#[inline(always)]
+fn prefetch(table: &[u8], i: u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching never faults; the address is inside the table anyway.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(table.as_ptr().add(i as usize) as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (table, i);
+}
+
 struct Search<'a> {
     s: &'a Solver,
     bound: u32,
@@ -101,8 +128,7 @@ struct Search<'a> {
     ctl: &'a Control,
     solved: Vec<u8>,
     bufs: Vec<Vec<u8>>,
-    inv: Vec<u8>,
-    scratch: [Vec<u8>; 2],
+    sc: Scratch,
     hint: (usize, usize),
     path: Vec<u32>,
 }
@@ -110,13 +136,8 @@ struct Search<'a> {
 impl Search<'_> {
     /// Lower bound of the distance of `t` (at least 1 when not solved).
     fn h(&mut self, depth: usize, limit: u32) -> u32 {
-        self.s.lower_bound(
-            &self.bufs[depth],
-            limit,
-            &mut self.inv,
-            &mut self.scratch,
-            &mut self.hint,
-        )
+        self.s
+            .lower_bound(&self.bufs[depth], limit, &mut self.sc, &mut self.hint)
     }
 
     fn dfs(&mut self, depth: usize, g: u32, state: u32) -> Result<(), SolveError> {
@@ -199,95 +220,136 @@ impl Solver {
                 names.join(", ")
             ));
         }
+        let mut variants = Vec::new();
+        for conj in std::iter::once(None).chain((0..conjugators.len()).map(Some)) {
+            variants.push((conj, false));
+            if use_inverse {
+                variants.push((conj, true));
+            }
+        }
         Ok(Solver {
+            locator: Locator::new(&model),
+            variants,
             conjugators,
             model,
             metric: metric.clone(),
             actions,
             canon,
             heuristic,
-            use_inverse,
             degree: puzzle.degree(),
             max_cost: opts.max_cost,
         })
     }
 
+    /// The variants of `t` whose distance equals `t`'s: `t` itself, its inverse (when every
+    /// letter costs what its inverse costs), and their conjugates. Writes variant `v` to `out`.
+    #[inline]
+    fn variant(&self, v: usize, t: &[u8], sc: &mut Scratch, out: &mut [u8]) {
+        let (conj, inverse) = self.variants[v];
+        let src: &[u8] = if inverse {
+            self.model.inverse(t, &mut sc.inv);
+            &sc.inv
+        } else {
+            t
+        };
+        match conj {
+            None => out.copy_from_slice(src),
+            Some(k) => {
+                let (cinv, c) = &self.conjugators[k];
+                self.model.compose(cinv, src, &mut sc.a);
+                self.model.apply(c, &sc.a, out);
+            }
+        }
+    }
+
+    /// The table index of the hinted look-up, to prefetch before [`Solver::lower_bound`].
+    #[inline]
+    fn hint_index(&self, t: &[u8], hint: (usize, usize), sc: &mut Scratch) -> Option<u64> {
+        let (hv, ht) = hint;
+        let pdb = self.heuristic.pdbs.get(ht)?;
+        if hv == 0 {
+            return Some(pdb.pattern.index(t));
+        }
+        let mut out = std::mem::take(&mut sc.b);
+        self.variant(hv, t, sc, &mut out);
+        let i = pdb.pattern.index(&out);
+        sc.b = out;
+        Some(i)
+    }
+
     /// Lower bound of the distance of `t` (at least 1; `t` is not solved): the largest table
-    /// value over `t`, its inverse and their conjugates, stopping once above `limit`.
-    /// `hint` is the (variant, table) look-up that last went above the limit, tried first:
-    /// variant 0 is `t`, 1 its inverse, `2 + 2k` and `3 + 2k` their conjugates by `k`.
+    /// value over every variant of `t`. The hinted look-up (the one that last went above a
+    /// limit) is tried first; then every index is computed and prefetched before any is
+    /// read, so the cache misses overlap. Above `limit`, the hint is updated.
     #[inline]
     fn lower_bound(
         &self,
         t: &[u8],
         limit: u32,
-        inv: &mut [u8],
-        scratch: &mut [Vec<u8>; 2],
+        sc: &mut Scratch,
         hint: &mut (usize, usize),
     ) -> u32 {
         let pdbs = &self.heuristic.pdbs;
-        let (hv, ht) = *hint;
-        if ht < pdbs.len() {
-            let val = match hv {
-                0 => pdbs[ht].get(t),
-                1 => {
-                    self.model.inverse(t, inv);
-                    pdbs[ht].get(inv)
-                }
-                _ => {
-                    let (cinv, c) = &self.conjugators[(hv - 2) / 2];
-                    let [a, b] = scratch;
-                    if hv % 2 == 1 {
-                        self.model.inverse(t, inv);
-                        self.model.compose(cinv, inv, a);
-                    } else {
-                        self.model.compose(cinv, t, a);
+        if let Some(i) = self.hint_index(t, *hint, sc) {
+            let v = pdbs[hint.1].table[i as usize] as u32;
+            if v > limit {
+                return v;
+            }
+        }
+        // Variant by variant: the indices of variant v + 1 are computed (and prefetched)
+        // before the values of variant v are read, so its misses overlap that work; the
+        // first variant above the limit ends it.
+        let np = pdbs.len();
+        let nv = self.variants.len();
+        let n = self.model.n;
+        let mut vars = std::mem::take(&mut sc.vars);
+        sc.idx.resize(nv * np, 0);
+        let stage = |v: usize, sc: &mut Scratch, vars: &mut [u8]| {
+            let state = &mut vars[v * n..(v + 1) * n];
+            if v == 0 {
+                state.copy_from_slice(t);
+            } else {
+                self.variant(v, t, sc, state);
+            }
+            self.locator.locate(state, &mut sc.located);
+            for (k, p) in pdbs.iter().enumerate() {
+                let i = p.pattern.index_located(state, &sc.located);
+                prefetch(&p.table, i);
+                sc.idx[v * np + k] = i;
+            }
+        };
+        stage(0, sc, &mut vars);
+        let mut h = 0u32;
+        for v in 0..nv {
+            if v + 1 < nv {
+                stage(v + 1, sc, &mut vars);
+            }
+            for (k, p) in pdbs.iter().enumerate() {
+                let val = p.table[sc.idx[v * np + k] as usize] as u32;
+                if val > h {
+                    h = val;
+                    if h > limit {
+                        *hint = (v, k);
+                        sc.vars = vars;
+                        return h;
                     }
-                    self.model.apply(c, a, b);
-                    pdbs[ht].get(b)
-                }
-            } as u32;
-            if val > limit {
-                return val;
-            }
-        }
-        let (mut h, i) = self.heuristic.eval_arg(t, limit);
-        if h > limit {
-            *hint = (0, i);
-            return h;
-        }
-        if self.use_inverse {
-            self.model.inverse(t, inv);
-            let (v, i) = self.heuristic.eval_arg(inv, limit);
-            h = h.max(v);
-            if h > limit {
-                *hint = (1, i);
-                return h;
-            }
-        }
-        for (k, (cinv, c)) in self.conjugators.iter().enumerate() {
-            let [a, b] = scratch;
-            self.model.compose(cinv, t, a);
-            self.model.apply(c, a, b);
-            let (v, i) = self.heuristic.eval_arg(b, limit);
-            h = h.max(v);
-            if h > limit {
-                *hint = (2 + 2 * k, i);
-                return h;
-            }
-            if self.use_inverse {
-                // inv is t's inverse here.
-                self.model.compose(cinv, inv, a);
-                self.model.apply(c, a, b);
-                let (v, i) = self.heuristic.eval_arg(b, limit);
-                h = h.max(v);
-                if h > limit {
-                    *hint = (3 + 2 * k, i);
-                    return h;
                 }
             }
         }
+        sc.vars = vars;
         h.max(1)
+    }
+
+    fn scratch(&self) -> Scratch {
+        let n = self.model.n;
+        Scratch {
+            inv: vec![0; n],
+            a: vec![0; n],
+            b: vec![0; n],
+            vars: vec![0; n * self.variants.len()],
+            idx: Vec::with_capacity(self.variants.len() * self.heuristic.pdbs.len()),
+            located: self.locator.buffer(),
+        }
     }
 
     /// The tables used, one line each.
@@ -318,15 +380,8 @@ impl Solver {
             });
         }
         let mut bound = {
-            let mut inv = vec![0u8; self.model.n];
-            let mut scratch = [vec![0u8; self.model.n], vec![0u8; self.model.n]];
-            self.lower_bound(
-                &start,
-                u32::MAX,
-                &mut inv,
-                &mut scratch,
-                &mut (0, usize::MAX),
-            )
+            let mut sc = self.scratch();
+            self.lower_bound(&start, u32::MAX, &mut sc, &mut (0, usize::MAX))
         };
         let max_depth = self.max_cost as usize + 2;
         loop {
@@ -353,8 +408,7 @@ impl Solver {
                         ctl,
                         solved: solved.clone(),
                         bufs: vec![vec![0u8; self.model.n]; max_depth + 1],
-                        inv: vec![0u8; self.model.n],
-                        scratch: [vec![0u8; self.model.n], vec![0u8; self.model.n]],
+                        sc: self.scratch(),
                         hint: (0, usize::MAX),
                         path: vec![l],
                     };
@@ -627,6 +681,7 @@ mod tests {
         let with = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
         let mut without = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
         without.conjugators.clear();
+        without.variants.retain(|v| v.0.is_none());
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
         for _ in 0..6 {
             let mut p = c3.identity();
