@@ -47,6 +47,22 @@ pub struct Action {
     pub add: Vec<u8>,
 }
 
+/// A map of byte states done in one pass: `out[b] = map[b][s[src[b]]]` (a conjugation).
+#[derive(Clone, Debug)]
+pub struct CellMap {
+    src: Vec<u8>,
+    map: Vec<u8>,
+}
+
+impl CellMap {
+    #[inline]
+    pub fn apply(&self, s: &[u8], out: &mut [u8]) {
+        for (b, o) in out.iter_mut().enumerate() {
+            *o = self.map[b * 256 + s[self.src[b] as usize] as usize];
+        }
+    }
+}
+
 fn table(twist: u8, add: u8) -> usize {
     let t = twist as usize;
     t * (t - 1) / 2 + add as usize
@@ -210,6 +226,28 @@ impl Model {
                 let (x, ori) = (cell / t, cell % t);
                 out[o.start + x] = (l * t + (t - ori) % t) as u8;
             }
+        }
+    }
+
+    /// Conjugation `s -> c^-1 s c` as one pass (`cinv` the state of `c^-1`, `c` its action).
+    pub fn conjugation(&self, cinv: &[u8], c: &Action) -> CellMap {
+        let mut map = vec![0u8; self.n * 256];
+        for o in &self.orbits {
+            let t = o.twist;
+            for b in o.start..o.start + o.size {
+                for cell in 0..(o.size * t as usize).min(256) {
+                    let cell = cell as u8;
+                    // c^-1 then the cell's move: compose(cinv, [cell]).
+                    let src = o.start + (cell / t) as usize;
+                    let g = self.bump[table(t, cell % t) * 256 + cinv[src] as usize];
+                    // then c, at location b.
+                    map[b * 256 + cell as usize] = self.bump[c.off[b] as usize + g as usize];
+                }
+            }
+        }
+        CellMap {
+            src: c.src.clone(),
+            map,
         }
     }
 

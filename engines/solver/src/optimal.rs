@@ -6,12 +6,12 @@
 use crate::canon::Canon;
 use crate::error::{invalid, SolveError};
 use crate::metric::Metric;
-use crate::model::{Action, Model};
+use crate::model::{Action, CellMap, Model};
 use crate::pdb::{default_cache_dir, Heuristic, Located, Locator};
 use puz_core::{Control, Perm, Puzzle};
 use rayon::prelude::*;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Options of the optimal solver.
@@ -19,7 +19,7 @@ use std::sync::Mutex;
 pub struct OptimalOptions {
     /// List every optimal canonical solution instead of the first.
     pub all: bool,
-    /// Bytes for the pattern databases (default: a quarter of the memory limit, at most 512 MiB).
+    /// Bytes for the pattern databases (default: a quarter of the memory limit, at most 1 GiB).
     pub table_memory: Option<u64>,
     /// Where tables are cached (`None`: not cached). Default: `$XDG_CACHE_HOME/puz` or `~/.cache/puz`.
     pub cache: Option<PathBuf>,
@@ -74,7 +74,7 @@ pub struct Solver {
     /// Symmetries `c` of the puzzle whose conjugation maps the letters onto the letters:
     /// `c^-1 p c` is as far from solved as `p`, so the tables are also looked up on it
     /// (stored as the state of `c^-1` and the action of `c`).
-    conjugators: Vec<(Vec<u8>, Action)>,
+    conjugators: Vec<CellMap>,
     locator: Locator,
     /// The variants looked up: (conjugator, inverse?), the first one `(None, false)`.
     variants: Vec<(Option<usize>, bool)>,
@@ -95,7 +95,6 @@ fn puzzle_key(puzzle: &Puzzle) -> u64 {
 /// Buffers of one search thread for [`Solver::lower_bound`].
 struct Scratch {
     inv: Vec<u8>,
-    a: Vec<u8>,
     b: Vec<u8>,
     /// Every variant's state, one after another.
     vars: Vec<u8>,
@@ -121,8 +120,11 @@ struct Search<'a> {
     s: &'a Solver,
     bound: u32,
     all: bool,
-    found: &'a AtomicBool,
-    solutions: &'a Mutex<Vec<Vec<u32>>>,
+    /// The lowest task that found a solution (`usize::MAX`: none yet); tasks after it stop,
+    /// tasks before it go on, so the solution returned is the same on every run.
+    found: &'a AtomicUsize,
+    task: usize,
+    solutions: &'a Mutex<Vec<(usize, Vec<u32>)>>,
     nodes: u64,
     next_bound: u32,
     ctl: &'a Control,
@@ -131,13 +133,19 @@ struct Search<'a> {
     sc: Scratch,
     hint: (usize, usize),
     path: Vec<u32>,
+    /// Per depth: the children's states, and their first look-up (hint, index).
+    kids: Vec<Vec<u8>>,
+    first: Vec<Vec<First>>,
 }
+
+/// A look-up already computed (and prefetched): the (variant, table) hint and the index.
+type First = Option<((usize, usize), u64)>;
 
 impl Search<'_> {
     /// Lower bound of the distance of `t` (at least 1 when not solved).
     fn h(&mut self, depth: usize, limit: u32) -> u32 {
         self.s
-            .lower_bound(&self.bufs[depth], limit, &mut self.sc, &mut self.hint)
+            .lower_bound(&self.bufs[depth], limit, None, &mut self.sc, &mut self.hint)
     }
 
     fn dfs(&mut self, depth: usize, g: u32, state: u32) -> Result<(), SolveError> {
@@ -145,38 +153,72 @@ impl Search<'_> {
         if self.nodes & 0xffff == 0 {
             self.ctl.check()?;
         }
-        for &(l, next) in self.s.canon.allowed(state) {
-            if !self.all && self.found.load(Ordering::Relaxed) {
-                return Ok(());
+        let n = self.s.model.n;
+        let allowed = self.s.canon.allowed(state);
+        // First every child's state and its hinted look-up, prefetched, so the cache misses
+        // of the children overlap; then the children one by one.
+        let mut kids = std::mem::take(&mut self.kids[depth]);
+        kids.resize(allowed.len() * n, 0);
+        let mut first = std::mem::take(&mut self.first[depth]);
+        first.clear();
+        for (ci, &(l, _)) in allowed.iter().enumerate() {
+            let kid = &mut kids[ci * n..(ci + 1) * n];
+            self.s
+                .model
+                .apply(&self.s.actions[l as usize], &self.bufs[depth], kid);
+            let f = self.s.hint_index(kid, self.hint, &mut self.sc);
+            if let Some(i) = f {
+                prefetch(&self.s.heuristic.pdbs[self.hint.1].table, i >> 1);
+            }
+            first.push(f.map(|i| (self.hint, i)));
+        }
+        let mut result = Ok(());
+        for (ci, &(l, next)) in allowed.iter().enumerate() {
+            if !self.all && self.found.load(Ordering::Relaxed) <= self.task {
+                break;
             }
             let g2 = g + self.s.metric.cost[l as usize];
             if g2 > self.bound {
                 self.next_bound = self.next_bound.min(g2);
                 continue;
             }
-            let (a, b) = self.bufs.split_at_mut(depth + 1);
-            self.s
-                .model
-                .apply(&self.s.actions[l as usize], &a[depth], &mut b[0]);
+            let kid = &kids[ci * n..(ci + 1) * n];
             self.path.push(l);
-            if b[0] == self.solved {
+            if kid == &self.solved[..] {
                 if g2 == self.bound {
-                    self.solutions.lock().unwrap().push(self.path.clone());
-                    self.found.store(true, Ordering::Relaxed);
+                    self.solutions
+                        .lock()
+                        .unwrap()
+                        .push((self.task, self.path.clone()));
+                    self.found.fetch_min(self.task, Ordering::Relaxed);
                 } else {
                     self.next_bound = self.next_bound.min(g2);
                 }
             } else {
-                let h = self.h(depth + 1, self.bound - g2);
+                let h = self.s.lower_bound(
+                    kid,
+                    self.bound - g2,
+                    first[ci],
+                    &mut self.sc,
+                    &mut self.hint,
+                );
                 if g2 + h > self.bound {
                     self.next_bound = self.next_bound.min(g2 + h);
                 } else {
-                    self.dfs(depth + 1, g2, next)?;
+                    self.bufs[depth + 1].copy_from_slice(kid);
+                    if let Err(e) = self.dfs(depth + 1, g2, next) {
+                        result = Err(e);
+                    }
                 }
             }
             self.path.pop();
+            if result.is_err() {
+                break;
+            }
         }
-        Ok(())
+        self.kids[depth] = kids;
+        self.first[depth] = first;
+        result
     }
 }
 
@@ -199,7 +241,7 @@ impl Solver {
         let canon = Canon::new(metric);
         let budget = opts
             .table_memory
-            .unwrap_or((ctl.memory_limit / 4).min(512 << 20));
+            .unwrap_or((ctl.memory_limit / 4).min(1 << 30));
         let heuristic = Heuristic::build(
             puzzle_key(puzzle),
             &model,
@@ -213,7 +255,10 @@ impl Solver {
             .all(|l| metric.cost[l] == metric.cost[metric.alphabet.inverse[l] as usize]);
         let mut heuristic = heuristic;
         let mut names = Vec::new();
-        let conjugators = conjugators(puzzle, &model, metric, &mut names);
+        let conjugators: Vec<CellMap> = conjugators(puzzle, &model, metric, &mut names)
+            .iter()
+            .map(|(cinv, c)| model.conjugation(cinv, c))
+            .collect();
         if !names.is_empty() {
             heuristic.report.push(format!(
                 "every table also looked up on the conjugates by {}",
@@ -242,23 +287,15 @@ impl Solver {
     }
 
     /// The variants of `t` whose distance equals `t`'s: `t` itself, its inverse (when every
-    /// letter costs what its inverse costs), and their conjugates. Writes variant `v` to `out`.
+    /// letter costs what its inverse costs), and their conjugates. Writes variant `v` of `t`
+    /// (whose inverse is `inv`) to `out`.
     #[inline]
-    fn variant(&self, v: usize, t: &[u8], sc: &mut Scratch, out: &mut [u8]) {
+    fn variant(&self, v: usize, t: &[u8], inv: &[u8], out: &mut [u8]) {
         let (conj, inverse) = self.variants[v];
-        let src: &[u8] = if inverse {
-            self.model.inverse(t, &mut sc.inv);
-            &sc.inv
-        } else {
-            t
-        };
+        let src = if inverse { inv } else { t };
         match conj {
             None => out.copy_from_slice(src),
-            Some(k) => {
-                let (cinv, c) = &self.conjugators[k];
-                self.model.compose(cinv, src, &mut sc.a);
-                self.model.apply(c, &sc.a, out);
-            }
+            Some(k) => self.conjugators[k].apply(src, out),
         }
     }
 
@@ -270,11 +307,11 @@ impl Solver {
         if hv == 0 {
             return Some(pdb.pattern.index(t));
         }
-        let mut out = std::mem::take(&mut sc.b);
-        self.variant(hv, t, sc, &mut out);
-        let i = pdb.pattern.index(&out);
-        sc.b = out;
-        Some(i)
+        if self.variants[hv].1 {
+            self.model.inverse(t, &mut sc.inv);
+        }
+        self.variant(hv, t, &sc.inv, &mut sc.b);
+        Some(pdb.pattern.index(&sc.b))
     }
 
     /// Lower bound of the distance of `t` (at least 1; `t` is not solved): the largest table
@@ -286,12 +323,14 @@ impl Solver {
         &self,
         t: &[u8],
         limit: u32,
+        first: First,
         sc: &mut Scratch,
         hint: &mut (usize, usize),
     ) -> u32 {
         let pdbs = &self.heuristic.pdbs;
-        if let Some(i) = self.hint_index(t, *hint, sc) {
-            let v = pdbs[hint.1].table[i as usize] as u32;
+        let first = first.or_else(|| Some((*hint, self.hint_index(t, *hint, sc)?)));
+        if let Some(((_, table), i)) = first {
+            let v = pdbs[table].value(i) as u32;
             if v > limit {
                 return v;
             }
@@ -304,17 +343,20 @@ impl Solver {
         let n = self.model.n;
         let mut vars = std::mem::take(&mut sc.vars);
         sc.idx.resize(nv * np, 0);
+        if nv > 1 {
+            self.model.inverse(t, &mut sc.inv);
+        }
         let stage = |v: usize, sc: &mut Scratch, vars: &mut [u8]| {
             let state = &mut vars[v * n..(v + 1) * n];
             if v == 0 {
                 state.copy_from_slice(t);
             } else {
-                self.variant(v, t, sc, state);
+                self.variant(v, t, &sc.inv, state);
             }
             self.locator.locate(state, &mut sc.located);
             for (k, p) in pdbs.iter().enumerate() {
                 let i = p.pattern.index_located(state, &sc.located);
-                prefetch(&p.table, i);
+                prefetch(&p.table, i >> 1);
                 sc.idx[v * np + k] = i;
             }
         };
@@ -325,7 +367,7 @@ impl Solver {
                 stage(v + 1, sc, &mut vars);
             }
             for (k, p) in pdbs.iter().enumerate() {
-                let val = p.table[sc.idx[v * np + k] as usize] as u32;
+                let val = p.value(sc.idx[v * np + k]) as u32;
                 if val > h {
                     h = val;
                     if h > limit {
@@ -344,7 +386,6 @@ impl Solver {
         let n = self.model.n;
         Scratch {
             inv: vec![0; n],
-            a: vec![0; n],
             b: vec![0; n],
             vars: vec![0; n * self.variants.len()],
             idx: Vec::with_capacity(self.variants.len() * self.heuristic.pdbs.len()),
@@ -381,7 +422,7 @@ impl Solver {
         }
         let mut bound = {
             let mut sc = self.scratch();
-            self.lower_bound(&start, u32::MAX, &mut sc, &mut (0, usize::MAX))
+            self.lower_bound(&start, u32::MAX, None, &mut sc, &mut (0, usize::MAX))
         };
         let max_depth = self.max_cost as usize + 2;
         loop {
@@ -389,19 +430,35 @@ impl Solver {
                 return invalid(format!("no solution of cost at most {}", self.max_cost));
             }
             ctl.progress(&format!("searching cost {bound}"));
-            let found = AtomicBool::new(false);
+            let found = AtomicUsize::new(usize::MAX);
             let solutions = Mutex::new(Vec::new());
             let total_nodes = AtomicU64::new(0);
-            let next = self
+            // One task per canonical pair of first letters, so the threads stay busy to
+            // the end of an iteration (one task per first letter left one idle for long).
+            let tasks: Vec<(u32, u32, Option<(u32, u32)>)> = self
                 .canon
                 .allowed(0)
+                .iter()
+                .flat_map(|&(l1, st1)| {
+                    let then = self.canon.allowed(st1);
+                    let pairs: Vec<_> = if then.is_empty() {
+                        vec![(l1, st1, None)]
+                    } else {
+                        then.iter().map(|&next| (l1, st1, Some(next))).collect()
+                    };
+                    pairs
+                })
+                .collect();
+            let next = tasks
                 .par_iter()
-                .map(|&(l, st)| -> Result<u32, SolveError> {
+                .enumerate()
+                .map(|(task, &(l, st, then))| -> Result<u32, SolveError> {
                     let mut search = Search {
                         s: self,
                         bound,
                         all,
                         found: &found,
+                        task,
                         solutions: &solutions,
                         nodes: 0,
                         next_bound: u32::MAX,
@@ -409,10 +466,12 @@ impl Solver {
                         solved: solved.clone(),
                         bufs: vec![vec![0u8; self.model.n]; max_depth + 1],
                         sc: self.scratch(),
+                        kids: vec![Vec::new(); max_depth + 1],
+                        first: vec![Vec::new(); max_depth + 1],
                         hint: (0, usize::MAX),
                         path: vec![l],
                     };
-                    if !all && found.load(Ordering::Relaxed) {
+                    if !all && found.load(Ordering::Relaxed) <= task {
                         return Ok(u32::MAX);
                     }
                     let g = self.metric.cost[l as usize];
@@ -423,8 +482,8 @@ impl Solver {
                         .apply(&self.actions[l as usize], &start, &mut search.bufs[0]);
                     if search.bufs[0] == solved {
                         if g == bound {
-                            solutions.lock().unwrap().push(vec![l]);
-                            found.store(true, Ordering::Relaxed);
+                            solutions.lock().unwrap().push((task, vec![l]));
+                            found.fetch_min(task, Ordering::Relaxed);
                             return Ok(u32::MAX);
                         }
                         return Ok(g);
@@ -433,17 +492,47 @@ impl Solver {
                     if g + h > bound {
                         return Ok(g + h);
                     }
-                    search.dfs(0, g, st)?;
+                    let Some((l2, st2)) = then else {
+                        search.dfs(0, g, st)?;
+                        total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
+                        return Ok(search.next_bound);
+                    };
+                    let g2 = g + self.metric.cost[l2 as usize];
+                    if g2 > bound {
+                        return Ok(g2);
+                    }
+                    let (a, b) = search.bufs.split_at_mut(1);
+                    self.model
+                        .apply(&self.actions[l2 as usize], &a[0], &mut b[0]);
+                    search.path.push(l2);
+                    if search.bufs[1] == solved {
+                        if g2 == bound {
+                            solutions.lock().unwrap().push((task, search.path.clone()));
+                            found.fetch_min(task, Ordering::Relaxed);
+                            return Ok(u32::MAX);
+                        }
+                        return Ok(g2);
+                    }
+                    let h2 = search.h(1, bound - g2);
+                    if g2 + h2 > bound {
+                        return Ok(g2 + h2);
+                    }
+                    search.dfs(1, g2, st2)?;
                     total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
                     Ok(search.next_bound)
                 })
                 .try_reduce(|| u32::MAX, |a, b| Ok(a.min(b)))?;
             nodes += total_nodes.load(Ordering::Relaxed);
             ctl.progress(&format!("cost {bound} searched: {nodes} nodes in all"));
-            let mut sols = solutions.into_inner().unwrap();
-            if !sols.is_empty() {
-                sols.sort();
-                if !all {
+            let mut found_sols = solutions.into_inner().unwrap();
+            if !found_sols.is_empty() {
+                // The lowest task's solution (or every solution, each once).
+                found_sols.sort();
+                let mut sols: Vec<Vec<u32>> = found_sols.into_iter().map(|(_, p)| p).collect();
+                if all {
+                    sols.sort();
+                    sols.dedup();
+                } else {
                     sols.truncate(1);
                 }
                 let mut verified = true;
@@ -677,6 +766,8 @@ mod tests {
             model.apply(&c, &a, &mut b);
             let q = m.perm.inverse().then(&p).then(&m.perm);
             assert_eq!(b, model.state_of(&q).unwrap());
+            model.conjugation(&cinv, &c).apply(&s, &mut a);
+            assert_eq!(a, b);
         }
         let with = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
         let mut without = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();

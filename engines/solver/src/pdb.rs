@@ -267,6 +267,11 @@ impl Pattern {
         }
     }
 
+    /// Bytes of its table (two entries a byte).
+    pub fn bytes(&self) -> u64 {
+        self.size.div_ceil(2)
+    }
+
     pub fn describe(&self, model_orbit_name: &str) -> String {
         format!(
             "{} pieces {:?} of {model_orbit_name} ({} entries)",
@@ -310,7 +315,10 @@ impl Pdb {
         cost: &[u32],
         ctl: &Control,
     ) -> Result<Pdb, SolveError> {
-        ctl.reserve("a pattern database", pattern.size)?;
+        ctl.reserve(
+            "a pattern database (one byte an entry while it is filled)",
+            pattern.size + pattern.bytes(),
+        )?;
         let maps = orbit_maps(model, pattern.orbit, actions);
         let mut buf = BigBuf::new(pattern.size as usize, 255);
         let table = buf.as_atomic();
@@ -414,15 +422,40 @@ impl Pdb {
                 break;
             }
         }
+        // Two entries a byte, low nibble first; 15 stands for 15 or more (and for patterns
+        // no position has), so a look-up never exceeds the true distance.
+        let mut packed = BigBuf::new(pattern.bytes() as usize, 0xff);
+        packed
+            .par_chunks_mut(1 << 16)
+            .zip(buf.par_chunks(1 << 17))
+            .for_each(|(out, src)| {
+                for (o, pair) in out.iter_mut().zip(src.chunks(2)) {
+                    let lo = pair[0].min(15);
+                    let hi = pair.get(1).map_or(15, |&v| v.min(15));
+                    *o = lo | hi << 4;
+                }
+            });
+        drop(buf);
         Ok(Pdb {
             pattern,
-            table: buf,
+            table: packed,
         })
+    }
+
+    /// The entry at index `i` (at most 15).
+    #[inline]
+    pub fn value(&self, i: u64) -> u8 {
+        (self.table[(i >> 1) as usize] >> ((i & 1) * 4)) & 15
+    }
+
+    /// Every entry, in index order.
+    pub fn values(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.pattern.size).map(|i| self.value(i))
     }
 
     #[inline]
     pub fn get(&self, s: &[u8]) -> u8 {
-        self.table[self.pattern.index(s) as usize]
+        self.value(self.pattern.index(s))
     }
 }
 
@@ -474,17 +507,20 @@ pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Pa
     if moving.is_empty() {
         return Vec::new();
     }
-    let share = budget / moving.len() as u64;
+    // Each orbit's share is what the orbits before it left, split evenly.
+    let mut remaining = budget;
     let mut out = Vec::new();
     // Per orbit: the further subsets not yet used.
-    let mut extra: Vec<(usize, usize, Vec<Vec<u8>>)> = Vec::new();
-    for &oi in &moving {
+    let mut extra: Vec<(usize, usize, Vec<Vec<usize>>)> = Vec::new();
+    let mut chosen: Vec<Vec<Vec<u8>>> = Vec::new();
+    for (done, &oi) in moving.iter().enumerate() {
         let o = &model.orbits[oi];
+        let share = remaining / (moving.len() - done) as u64;
         let mut best = None;
         for k in 1..=o.size.min(63) {
             let chunks = o.size.div_ceil(k) as u64;
             let p = Pattern::new(model, oi, (0..k as u8).collect());
-            if p.size.saturating_mul(chunks) <= share {
+            if p.bytes().saturating_mul(chunks) <= share {
                 best = Some(k);
             }
         }
@@ -495,29 +531,25 @@ pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Pa
             let first = (c * k).min(o.size - k);
             let pieces: Vec<u8> = (first as u8..(first + k) as u8).collect();
             seen.push(pieces.clone());
-            out.push(Pattern::new(model, oi, pieces));
+            let p = Pattern::new(model, oi, pieces);
+            remaining = remaining.saturating_sub(p.bytes());
+            out.push(p);
         }
+        // Further subsets, spread over the orbit (every m-th piece first), for the tables
+        // added when budget remains.
         let mut more = Vec::new();
         if k < o.size {
             for m in 2..o.size {
                 let mut order: Vec<usize> = (0..o.size).collect();
                 order.sort_by_key(|&i| (i % m, i));
-                for c in 0..chunks {
-                    let first = (c * k).min(o.size - k);
-                    let mut pieces: Vec<u8> =
-                        order[first..first + k].iter().map(|&i| i as u8).collect();
-                    pieces.sort();
-                    if !seen.contains(&pieces) {
-                        seen.push(pieces.clone());
-                        more.push(pieces);
-                    }
-                }
+                more.push(order);
             }
         }
         more.reverse();
         extra.push((oi, k, more));
+        chosen.push(seen);
     }
-    let mut used: u64 = out.iter().map(|p: &Pattern| p.size).sum();
+    let mut used: u64 = out.iter().map(|p: &Pattern| p.bytes()).sum();
     // Then, per orbit with orientations not covered by a whole-orbit table, one table of
     // every location's orientation and the largest number of pieces that fits.
     for &(oi, k, _) in &extra {
@@ -528,29 +560,46 @@ pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Pa
         let mut best = None;
         for k in 1..o.size {
             let p = Pattern::with_orientations(model, oi, (0..k as u8).collect(), true);
-            if used.saturating_add(p.size) <= budget {
+            if used.saturating_add(p.bytes()) <= budget {
                 best = Some(p);
             }
         }
         if let Some(p) = best {
-            used += p.size;
+            used += p.bytes();
             out.push(p);
         }
     }
+    // Then the largest further subsets the remaining budget holds (never smaller than the
+    // first one added), spread over the orbit.
+    let mut least: Vec<Option<usize>> = vec![None; extra.len()];
     loop {
         let mut added = false;
-        for (oi, _, more) in &mut extra {
+        for (e, (oi, k0, orders)) in extra.iter_mut().enumerate() {
             if out.len() >= MAX_TABLES {
                 return out;
             }
-            let Some(pieces) = more.pop() else { continue };
-            let p = Pattern::new(model, *oi, pieces);
-            if used.saturating_add(p.size) <= budget {
-                used += p.size;
+            let n = model.orbits[*oi].size;
+            let floor = least[e].unwrap_or(*k0);
+            let Some(k) = (floor..n).rev().find(|&k| {
+                used.saturating_add(Pattern::new(model, *oi, (0..k as u8).collect()).bytes())
+                    <= budget
+            }) else {
+                orders.clear();
+                continue;
+            };
+            while let Some(order) = orders.pop() {
+                let mut pieces: Vec<u8> = order[..k].iter().map(|&i| i as u8).collect();
+                pieces.sort();
+                if chosen[e].contains(&pieces) {
+                    continue;
+                }
+                chosen[e].push(pieces.clone());
+                let p = Pattern::new(model, *oi, pieces);
+                used += p.bytes();
                 out.push(p);
+                least[e] = Some(k);
                 added = true;
-            } else {
-                more.clear();
+                break;
             }
         }
         if !added {
@@ -574,7 +623,7 @@ impl Heuristic {
         let mut pdbs = Vec::new();
         let mut report = Vec::new();
         for p in patterns {
-            let mut key = fnv(b"puz-pdb-v1", puzzle_key);
+            let mut key = fnv(b"puz-pdb-v2-nibbles", puzzle_key);
             for (l, a) in actions.iter().enumerate() {
                 key = fnv(&a.src, key);
                 key = fnv(&a.add, key);
@@ -598,7 +647,7 @@ impl Heuristic {
                 p.orbit
             );
             if let Some(f) = &file {
-                if let Some(table) = load(f, p.size) {
+                if let Some(table) = load(f, p.bytes()) {
                     report.push(format!(
                         "{what}: {} entries, loaded from {}",
                         p.size,
@@ -820,17 +869,19 @@ mod tests {
             }
             layer = next;
         }
-        assert_eq!(pdb.table.iter().filter(|&&v| v != 255).count(), dist.len());
+        assert_eq!(pdb.values().filter(|&v| v != 15).count(), dist.len());
         for ((pts, oris), &v) in &dist {
             let loc: Vec<u8> = pts.iter().map(|&pt| (pt / 3) as u8).collect();
-            assert_eq!(pdb.table[pdb.pattern.index_of(&loc, oris) as usize], v);
+            assert_eq!(pdb.value(pdb.pattern.index_of(&loc, oris)), v);
         }
     }
 
     #[test]
     fn patterns_fill_the_budget() {
-        // 3x3x3 edges and corners in htm with 512 MiB: the whole corner orbit, two 6-edge
-        // halves, the 12 edge flips with 5 edges, then further 6-edge subsets.
+        // 3x3x3 edges and corners in htm (tables of 4-bit entries). 512 MiB: the whole corner
+        // orbit (44 MB), two 6-edge halves (21 MB each), the 12 edge flips with 5 edges
+        // (97 MB), then the largest further subset that fits: 7 edges (255 MB). 1 GiB: two
+        // 7-edge tables cover the edges.
         let c3 = crate::testsupport::cube3();
         let model = Model::new(&c3).unwrap();
         let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"]).unwrap();
@@ -840,31 +891,30 @@ mod tests {
             .iter()
             .map(|p| model.action(p).unwrap())
             .collect();
-        let budget = 512 << 20;
-        let ps = choose_patterns(&model, &actions, budget);
-        assert!(ps.iter().map(|p| p.size).sum::<u64>() <= budget);
-        let desc: Vec<(usize, bool)> = ps.iter().map(|p| (p.pieces.len(), p.all_ori)).collect();
-        assert_eq!(
-            desc,
-            vec![
-                (8, false),
-                (6, false),
-                (6, false),
-                (5, true),
-                (6, false),
-                (6, false),
-                (6, false)
-            ]
-        );
-        let mut sets: Vec<&Vec<u8>> = ps
-            .iter()
-            .filter(|p| !p.all_ori)
-            .map(|p| &p.pieces)
-            .collect();
-        let n = sets.len();
-        sets.sort();
-        sets.dedup();
-        assert_eq!(sets.len(), n);
+        for (budget, expect) in [(512u64 << 20, [6, 6, 7]), (1 << 30, [7, 7, 7])] {
+            let ps = choose_patterns(&model, &actions, budget);
+            assert!(ps.iter().map(|p| p.bytes()).sum::<u64>() <= budget);
+            let desc: Vec<(usize, bool)> = ps.iter().map(|p| (p.pieces.len(), p.all_ori)).collect();
+            assert_eq!(
+                desc,
+                vec![
+                    (8, false),
+                    (expect[0], false),
+                    (expect[1], false),
+                    (5, true),
+                    (expect[2], false),
+                ]
+            );
+            let mut sets: Vec<&Vec<u8>> = ps
+                .iter()
+                .filter(|p| !p.all_ori)
+                .map(|p| &p.pieces)
+                .collect();
+            let n = sets.len();
+            sets.sort();
+            sets.dedup();
+            assert_eq!(sets.len(), n);
+        }
     }
 
     #[test]
@@ -894,11 +944,11 @@ mod tests {
             }
             layer = next;
         }
-        assert_eq!(pdb.table.iter().filter(|&&v| v != 255).count(), dist.len());
+        assert_eq!(pdb.values().filter(|&v| v != 15).count(), dist.len());
         for (st, &v) in &dist {
             let loc: Vec<u8> = st.iter().map(|&pt| (pt / 3) as u8).collect();
             let ori: Vec<u8> = st.iter().map(|&pt| (pt % 3) as u8).collect();
-            assert_eq!(pdb.table[pdb.pattern.index_of(&loc, &ori) as usize], v);
+            assert_eq!(pdb.value(pdb.pattern.index_of(&loc, &ori)), v);
         }
     }
 
@@ -913,8 +963,8 @@ mod tests {
         assert_eq!(p.size, 40320 * 2187);
         let pdb = Pdb::build(&model, p, &actions, &htm.cost, &Control::default()).unwrap();
         let mut hist = [0u64; 13];
-        for &v in pdb.table.iter() {
-            if v != 255 {
+        for v in pdb.values() {
+            if v != 15 {
                 hist[v as usize] += 1;
             }
         }
