@@ -66,11 +66,11 @@ proptest! {
         let mut n = o;
         let mut p = 2;
         while n > 1 {
-            if n % p == 0 {
+            if n.is_multiple_of(p) {
                 let d = o / p;
                 let script = format!("assert ({a}){d} != ()");
                 prop_assert!(holds(&script), "{}", script);
-                while n % p == 0 {
+                while n.is_multiple_of(p) {
                     n /= p;
                 }
             }

@@ -40,7 +40,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
 side_by_side() { # title, puz seconds, twips seconds
   printf '%-44s puz %8.2f s   twips %8.2f s   puz/twips %s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"
 }
-run_twips() { "$TWIPS" "$@" --memory-MiB "$MEM_MIB" --num-threads "$THREADS"; }
+# twips runs under a time limit (seconds); a run that hits it prints "not finished".
+TWIPS_TIMEOUT=${TWIPS_TIMEOUT:-600}
+run_twips() { timeout "$TWIPS_TIMEOUT" "$TWIPS" "$@" --memory-MiB "$MEM_MIB" --num-threads "$THREADS"; }
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores, threads $THREADS, memory $MEM_MIB MiB"
 
@@ -48,7 +50,9 @@ if [ "$ONLY" = all ] || [ "$ONLY" = gods ]; then
   for spec in "cube2 U,R,F" "cube2six U,D,R,L,F,B"; do
     set -- $spec
     t0=$(now); "$B" gods "$1" htm | tee "$WORK/puz.out"; t1=$(now)
-    run_twips gods-algorithm "$WORK/$1.json" --generator-moves "$2" > "$WORK/twips.out" 2>&1; t2=$(now)
+    run_twips gods-algorithm "$WORK/$1.json" --generator-moves "$2" > "$WORK/twips.out" 2>&1 \
+      || echo "twips: not finished within ${TWIPS_TIMEOUT} s (or failed)"
+    t2=$(now)
     grep -iE "^[0-9]+ |total|antipod" "$WORK/twips.out" | head -20 || true
     side_by_side "God's algorithm $1 <$2> htm" "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)"
   done
@@ -69,8 +73,8 @@ if [ "$ONLY" = all ] || [ "$ONLY" = optimal ]; then
   t2=$(now)
   while read -r line; do
     printf 'twips: %s -> ' "$line"
-    run_twips search "$WORK/cube3.json" --scramble-alg "$line" --min-num-solutions 1 \
-      --check-before-solve never 2>/dev/null | tail -1
+    { run_twips search "$WORK/cube3.json" --scramble-alg "$line" --min-num-solutions 1 \
+      --check-before-solve never 2>/dev/null || echo "not finished within ${TWIPS_TIMEOUT} s"; } | tail -1
   done < "$WORK/scrambles.txt"
   t3=$(now)
   side_by_side "optimal htm, $N positions of $MOVES random moves" "$(echo "$t1 - $t0" | bc)" "$(echo "$t3 - $t2" | bc)"

@@ -138,6 +138,9 @@ struct Search<'a> {
     first: Vec<Vec<First>>,
 }
 
+/// A search task: the first letter, its automaton state, and the second letter with its state.
+type Task = (u32, u32, Option<(u32, u32)>);
+
 /// A look-up already computed (and prefetched): the (variant, table) hint and the index.
 type First = Option<((usize, usize), u64)>;
 
@@ -435,7 +438,7 @@ impl Solver {
             let total_nodes = AtomicU64::new(0);
             // One task per canonical pair of first letters, so the threads stay busy to
             // the end of an iteration (one task per first letter left one idle for long).
-            let tasks: Vec<(u32, u32, Option<(u32, u32)>)> = self
+            let tasks: Vec<Task> = self
                 .canon
                 .allowed(0)
                 .iter()
