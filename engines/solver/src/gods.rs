@@ -109,6 +109,57 @@ impl Bits2 {
     }
 }
 
+/// The layer bookkeeping both dense searches share: counts, positions reached, how many
+/// entries carry each 2-bit code, and the lowest antipode indices of the last layer.
+struct Layers {
+    counts: Vec<u64>,
+    seen: u64,
+    /// Entries carrying each code (distance mod 3).
+    codes_count: [u64; 3],
+    last_samples: Vec<u64>,
+}
+
+impl Layers {
+    fn new(root: u64) -> Layers {
+        Layers {
+            counts: vec![1],
+            seen: 1,
+            codes_count: [1, 0, 0],
+            last_samples: vec![root],
+        }
+    }
+
+    /// The distance of the current frontier.
+    fn depth(&self) -> usize {
+        self.counts.len() - 1
+    }
+
+    /// Whether to pull (scan the unreached) rather than push from the frontier: when the
+    /// entries carrying the frontier's code outnumber half the unreached.
+    fn pull(&self, size: u64) -> bool {
+        let frontier_code = self.depth() % 3;
+        self.codes_count[frontier_code] > (size - self.seen) / 2
+    }
+
+    /// Records a finished layer of `new` positions (`new > 0`) and its samples.
+    fn finish(&mut self, new: u64, mut samples: Vec<u64>, keep: usize, size: u64, ctl: &Control) {
+        self.seen += new;
+        self.codes_count[(self.depth() + 1) % 3] += new;
+        self.counts.push(new);
+        samples.sort_unstable();
+        samples.dedup();
+        samples.truncate(keep);
+        self.last_samples = samples;
+        ctl.progress(&format!(
+            "distance {}: {} positions ({} of {} reached)",
+            self.depth(),
+            new,
+            self.seen,
+            size
+        ));
+    }
+}
+
 /// Dense God's algorithm over a ranker (two bits per position).
 pub fn dense(
     puzzle: &Puzzle,
@@ -155,23 +206,18 @@ fn dense_ranked(
     };
     table.claim(r0, 0);
     let gens = &metric.alphabet.perms;
-    let mut counts = vec![1u64];
-    let mut seen = 1u64;
-    let mut last_samples = vec![r0];
+    let mut layers = Layers::new(r0);
     let max_depth = depth.unwrap_or(usize::MAX);
     let chunk_words = 256usize;
     let nchunks = nwords.div_ceil(chunk_words);
     let bad = std::sync::atomic::AtomicBool::new(false);
-    let mut same_code = 1u64; // entries carrying the frontier's code (frontier and older)
-    let mut codes_count = [1u64, 0, 0];
-    while counts.len() <= max_depth {
-        let d = counts.len() - 1;
+    while layers.depth() < max_depth {
+        let d = layers.depth();
         let (cur, nxt) = ((d % 3) as u8, ((d + 1) % 3) as u8);
-        let unseen = size - seen;
-        if unseen == 0 {
+        if layers.seen == size {
             break;
         }
-        let pull = same_code > unseen / 2;
+        let pull = layers.pull(size);
         let found_samples: Mutex<Vec<u64>> = Mutex::new(Vec::new());
         let new: u64 = (0..nchunks)
             .into_par_iter()
@@ -230,23 +276,14 @@ fn dense_ranked(
         if new == 0 {
             break;
         }
-        seen += new;
-        codes_count[nxt as usize] += new;
-        same_code = codes_count[nxt as usize];
-        counts.push(new);
-        let mut s = found_samples.into_inner().unwrap();
-        s.sort_unstable();
-        s.dedup();
-        s.truncate(samples);
-        last_samples = s;
-        ctl.progress(&format!(
-            "distance {}: {} positions ({} of {} reached)",
-            d + 1,
-            new,
-            seen,
-            size
-        ));
+        layers.finish(new, found_samples.into_inner().unwrap(), samples, size, ctl);
     }
+    let Layers {
+        counts,
+        seen,
+        last_samples,
+        ..
+    } = layers;
     let complete = seen == size;
     Ok(Distances {
         max_distance: counts.len() - 1,
@@ -279,22 +316,18 @@ fn dense_coords(
     table.claim(solved, 0);
     let (on, pn, ng) = (c.ori_size, c.perm_size, c.letters());
     const LOW: u64 = 0x5555_5555_5555_5555;
-    let mut counts = vec![1u64];
-    let mut seen = 1u64;
-    let mut last_samples = vec![solved];
+    let mut layers = Layers::new(solved);
     let max_depth = depth.unwrap_or(usize::MAX);
     // Outer indices per task: about 2^16 entries.
     let per = (1u64 << 16).div_ceil(on).max(1);
     let ntasks = pn.div_ceil(per);
-    let mut codes_count = [1u64, 0, 0];
-    let mut same_code = 1u64;
-    while counts.len() <= max_depth {
-        let d = counts.len() - 1;
+    while layers.depth() < max_depth {
+        let d = layers.depth();
         let (cur, nxt) = ((d % 3) as u8, ((d + 1) % 3) as u8);
-        if seen == group_size {
+        if layers.seen == group_size {
             break;
         }
-        let pull = same_code > (group_size - seen) / 2;
+        let pull = layers.pull(group_size);
         let pat = cur as u64 * LOW;
         let found_samples: Mutex<Vec<u64>> = Mutex::new(Vec::new());
         let new: u64 = (0..ntasks)
@@ -359,23 +392,20 @@ fn dense_coords(
         if new == 0 {
             break;
         }
-        seen += new;
-        codes_count[nxt as usize] += new;
-        same_code = codes_count[nxt as usize];
-        counts.push(new);
-        let mut s = found_samples.into_inner().unwrap();
-        s.sort_unstable();
-        s.dedup();
-        s.truncate(samples);
-        last_samples = s;
-        ctl.progress(&format!(
-            "distance {}: {} positions ({} of {} reached)",
-            d + 1,
+        layers.finish(
             new,
-            seen,
-            group_size
-        ));
+            found_samples.into_inner().unwrap(),
+            samples,
+            group_size,
+            ctl,
+        );
     }
+    let Layers {
+        counts,
+        seen,
+        last_samples,
+        ..
+    } = layers;
     if seen > group_size {
         return invalid("the letters reach more positions than the group has");
     }
