@@ -750,16 +750,21 @@ mod tests {
     use crate::testsupport::cube2;
     use proptest::prelude::*;
 
-    fn setup() -> (Model, Metric, Vec<Action>) {
-        let c2 = cube2();
-        let model = Model::new(&c2).unwrap();
-        let htm = Metric::htm(&c2, &[]).unwrap();
-        let actions = htm
+    /// A metric's letters as actions on the model.
+    fn actions_of(model: &Model, metric: &Metric) -> Vec<Action> {
+        metric
             .alphabet
             .perms
             .iter()
             .map(|p| model.action(p).unwrap())
-            .collect();
+            .collect()
+    }
+
+    fn setup() -> (Model, Metric, Vec<Action>) {
+        let c2 = cube2();
+        let model = Model::new(&c2).unwrap();
+        let htm = Metric::htm(&c2, &[]).unwrap();
+        let actions = actions_of(&model, &htm);
         (model, htm, actions)
     }
 
@@ -800,10 +805,11 @@ mod tests {
             let c3 = crate::testsupport::cube3();
             let model = Model::new(&c3).unwrap();
             let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"]).unwrap();
+            let actions = actions_of(&model, &htm);
             let mut s = model.solved();
             let mut out = s.clone();
             for m in moves {
-                model.apply(&model.action(&htm.alphabet.perms[m]).unwrap(), &s, &mut out);
+                model.apply(&actions[m], &s, &mut out);
                 std::mem::swap(&mut s, &mut out);
             }
             let locator = Locator::new(&model);
@@ -825,12 +831,7 @@ mod tests {
         let c2 = cube2();
         let model = Model::new(&c2).unwrap();
         let qtm = Metric::qtm(&c2, &[]).unwrap();
-        let actions = qtm
-            .alphabet
-            .perms
-            .iter()
-            .map(|p| model.action(p).unwrap())
-            .collect();
+        let actions = actions_of(&model, &qtm);
         (model, qtm, actions)
     }
 
@@ -885,12 +886,7 @@ mod tests {
         let c3 = crate::testsupport::cube3();
         let model = Model::new(&c3).unwrap();
         let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"]).unwrap();
-        let actions: Vec<Action> = htm
-            .alphabet
-            .perms
-            .iter()
-            .map(|p| model.action(p).unwrap())
-            .collect();
+        let actions = actions_of(&model, &htm);
         for (budget, expect) in [(512u64 << 20, [6, 6, 7]), (1 << 30, [7, 7, 7])] {
             let ps = choose_patterns(&model, &actions, budget);
             assert!(ps.iter().map(|p| p.bytes()).sum::<u64>() <= budget);
