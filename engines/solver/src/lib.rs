@@ -10,6 +10,8 @@
 //! - [`gods`]: breadth-first God's algorithm, dense (2 bits per position over a
 //!   [`puz_core::Ranker`]) or sparse (sorted frontiers to a given depth).
 //! - [`pdb`]: pattern databases on subsets of an orbit's pieces, cached on disk.
+//! - [`symmetry`]: the puzzle's symmetries in a metric (conjugate look-ups, one search
+//!   task per class of first letters for symmetric positions).
 //! - [`optimal`]: iterative deepening A* returning proved-optimal solutions.
 
 pub mod bigbuf;
@@ -21,6 +23,7 @@ pub mod metric;
 pub mod model;
 pub mod optimal;
 pub mod pdb;
+pub mod symmetry;
 
 /// Puzzles built from geometry and an enumerating ranker, for tests and the benchmark
 /// (feature `testkit`).

@@ -8,6 +8,7 @@ use crate::error::{invalid, SolveError};
 use crate::metric::Metric;
 use crate::model::{Action, CellMap, Model};
 use crate::pdb::{default_cache_dir, Heuristic, Located, Locator};
+use crate::symmetry::{representatives, Symmetries};
 use puz_core::{Control, Perm, Puzzle};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -62,6 +63,9 @@ pub struct Optimal {
     pub nodes: u64,
     /// The pattern databases used.
     pub tables: Vec<String>,
+    /// Symmetries of the puzzle fixing the position, the identity included: the search
+    /// ran one task per class of first letters under them (1: every task).
+    pub symmetry: usize,
 }
 
 /// A solver for one puzzle and metric, keeping its tables for many positions.
@@ -75,6 +79,7 @@ pub struct Solver {
     /// `c^-1 p c` is as far from solved as `p`, so the tables are also looked up on it
     /// (stored as the state of `c^-1` and the action of `c`).
     conjugators: Vec<CellMap>,
+    symmetries: Symmetries,
     locator: Locator,
     /// The variants looked up: (conjugator, inverse?), the first one `(None, false)`.
     variants: Vec<(Option<usize>, bool)>,
@@ -257,11 +262,16 @@ impl Solver {
         let use_inverse = (0..metric.len())
             .all(|l| metric.cost[l] == metric.cost[metric.alphabet.inverse[l] as usize]);
         let mut heuristic = heuristic;
+        let symmetries = Symmetries::new(puzzle, metric, &canon);
         let mut names = Vec::new();
-        let conjugators: Vec<CellMap> = conjugators(puzzle, &model, metric, &mut names)
-            .iter()
-            .map(|(cinv, c)| model.conjugation(cinv, c))
-            .collect();
+        let mut conjugators = Vec::new();
+        for (name, c) in symmetries.generators.iter().take(MAX_CONJUGATORS) {
+            let (Some(cinv), Some(ca)) = (model.state_of(&c.inverse()), model.action(c)) else {
+                continue;
+            };
+            names.push(name.clone());
+            conjugators.push(model.conjugation(&cinv, &ca));
+        }
         if !names.is_empty() {
             heuristic.report.push(format!(
                 "every table also looked up on the conjugates by {}",
@@ -279,6 +289,7 @@ impl Solver {
             locator: Locator::new(&model),
             variants,
             conjugators,
+            symmetries,
             model,
             metric: metric.clone(),
             actions,
@@ -421,6 +432,7 @@ impl Solver {
                 verified: true,
                 nodes: 1,
                 tables,
+                symmetry: 1,
             });
         }
         let mut bound = {
@@ -428,6 +440,12 @@ impl Solver {
             self.lower_bound(&start, u32::MAX, None, &mut sc, &mut (0, usize::MAX))
         };
         let max_depth = self.max_cost as usize + 2;
+        // Listing every solution needs every task; one solution needs one task per class.
+        let fixing = if all {
+            Vec::new()
+        } else {
+            self.symmetries.fixing(position)
+        };
         loop {
             if bound > self.max_cost {
                 return invalid(format!("no solution of cost at most {}", self.max_cost));
@@ -452,9 +470,18 @@ impl Solver {
                     pairs
                 })
                 .collect();
+            // A position fixed by symmetries: one task per class of first letters.
+            let keep = representatives(
+                &tasks
+                    .iter()
+                    .map(|&(l, _, then)| std::iter::once(l).chain(then.map(|t| t.0)).collect())
+                    .collect::<Vec<Vec<u32>>>(),
+                &fixing,
+            );
             let next = tasks
                 .par_iter()
                 .enumerate()
+                .filter(|&(task, _)| keep[task])
                 .map(|(task, &(l, st, then))| -> Result<u32, SolveError> {
                     let mut search = Search {
                         s: self,
@@ -559,6 +586,7 @@ impl Solver {
                     verified,
                     nodes,
                     tables,
+                    symmetry: fixing.len().max(1),
                 });
             }
             if next == u32::MAX {
@@ -571,43 +599,6 @@ impl Solver {
 
 /// At most this many conjugators (each one costs table look-ups at every node).
 const MAX_CONJUGATORS: usize = 3;
-
-/// The puzzle's declared moves `c` (e.g. whole-cube rotations) whose conjugation maps
-/// every letter of the metric onto a letter of the same cost and some letter onto another:
-/// `c^-1 p c` is then exactly as far from solved as `p`.
-fn conjugators(
-    puzzle: &Puzzle,
-    model: &Model,
-    metric: &Metric,
-    names: &mut Vec<String>,
-) -> Vec<(Vec<u8>, Action)> {
-    let letters = &metric.alphabet.perms;
-    let mut out = Vec::new();
-    for m in &puzzle.moves {
-        if out.len() >= MAX_CONJUGATORS || m.perm.is_identity() {
-            continue;
-        }
-        let (Some(cinv), Some(c)) = (model.state_of(&m.perm.inverse()), model.action(&m.perm))
-        else {
-            continue;
-        };
-        let cp = m.perm.inverse();
-        let mut moves_some = false;
-        let closed = letters.iter().enumerate().all(|(l, p)| {
-            let q = cp.then(p).then(&m.perm);
-            moves_some |= &q != p;
-            letters
-                .iter()
-                .position(|r| *r == q)
-                .is_some_and(|j| metric.cost[j] == metric.cost[l])
-        });
-        if closed && moves_some {
-            names.push(m.name.clone());
-            out.push((cinv, c));
-        }
-    }
-    out
-}
 
 /// An optimal solution of `position` in `metric` (see [`Solver`] to solve many).
 pub fn optimal(
@@ -751,10 +742,8 @@ mod tests {
         let ctl = Control::default();
         let atm = Metric::atm(&c3, &FACES).unwrap();
         let model = Model::new(&c3).unwrap();
-        let mut names = Vec::new();
-        let conj = conjugators(&c3, &model, &atm, &mut names);
-        assert_eq!(names, ["x", "y", "z"]);
-        assert_eq!(conj.len(), 3);
+        let with = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
+        assert_eq!(with.conjugators.len(), 3);
         let p = seq(&c3, "R U F' L2 D B");
         let s = model.state_of(&p).unwrap();
         for m in c3
@@ -772,7 +761,6 @@ mod tests {
             model.conjugation(&cinv, &c).apply(&s, &mut a);
             assert_eq!(a, b);
         }
-        let with = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
         let mut without = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
         without.conjugators.clear();
         without.variants.retain(|v| v.0.is_none());
@@ -786,6 +774,35 @@ mod tests {
             let b = without.solve(&p, false, &ctl).unwrap();
             assert!(a.verified && b.verified);
             assert_eq!(a.cost, b.cost);
+        }
+    }
+
+    #[test]
+    fn symmetric_positions_search_one_task_per_class() {
+        // Positions fixed by rotations are solved from one task per class of first letters
+        // (atm keeps canonical sequences canonical under every rotation); the costs agree
+        // with the search over every task.
+        let c3 = cube3();
+        let ctl = Control::default();
+        let atm = Metric::atm(&c3, &FACES).unwrap();
+        let with = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
+        let mut without = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
+        without.symmetries.elements.truncate(1);
+        without.symmetries.letters.truncate(1);
+        for text in [
+            "U2 D2 F2 B2 L2 R2",
+            "U D' R L' F B' U D'",
+            "R2 L2 U2 D2",
+            "F B' U D' R L' F B'",
+        ] {
+            let p = seq(&c3, text);
+            let a = with.solve(&p, false, &ctl).unwrap();
+            let b = without.solve(&p, false, &ctl).unwrap();
+            assert!(a.verified && b.verified, "{text}");
+            assert_eq!(a.cost, b.cost, "{text}");
+            assert!(a.symmetry > 1, "{text}: {}", a.symmetry);
+            assert!(a.nodes <= b.nodes, "{text}");
+            assert_eq!(b.symmetry, 1);
         }
     }
 

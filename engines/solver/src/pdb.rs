@@ -17,7 +17,7 @@ use puz_core::Control;
 use rayon::prelude::*;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// The pieces of one orbit a table follows.
 #[derive(Clone, Debug)]
@@ -224,6 +224,19 @@ impl Pattern {
         r
     }
 
+    /// The arrangement part of an index: the rank of the followed pieces' locations.
+    #[inline]
+    fn perm_rank(&self, loc: &[u8]) -> u64 {
+        let mut used = 0u64;
+        let mut r = 0u64;
+        for (i, &l) in loc.iter().enumerate() {
+            let below = (used & ((1u64 << l) - 1)).count_ones() as u64;
+            r = r * (self.n - i) as u64 + (l as u64 - below);
+            used |= 1 << l;
+        }
+        r
+    }
+
     /// Locations and orientations of the followed pieces at index `r`.
     fn unindex(&self, mut r: u64, loc: &mut [u8], ori: &mut [u8]) {
         let k = self.pieces.len();
@@ -306,6 +319,156 @@ fn orbit_maps(model: &Model, orbit: usize, actions: &[Action]) -> Vec<(Vec<u8>, 
         .collect()
 }
 
+/// How each letter changes the orientation part of an index (see [`Pattern`]): with the
+/// followed pieces' orientations, a letter adds to each digit what the piece's location
+/// gets (an exclusive or for twist 2); with every location's orientation, it permutes and
+/// adds the digits whatever the arrangement (a table per letter).
+struct OriTurns {
+    twist: u8,
+    all_ori: bool,
+    /// Per letter, the orientation added at each location.
+    add: Vec<Vec<u8>>,
+    weights: Vec<u64>,
+    /// Digits of every orientation part (twist > 2, followed pieces, small spans).
+    digits: Vec<u8>,
+    /// With every location's orientation: per letter, the new orientation part of each
+    /// (empty when the parts are too many: then they are turned one by one).
+    tables: Vec<Vec<u32>>,
+    dest: Vec<Vec<u8>>,
+    /// Orientation digits stored, and held (`all_ori`: one per location).
+    stored: usize,
+    held: usize,
+}
+
+/// One letter's effect on the orientation parts of one block.
+struct OriTurn {
+    letter: usize,
+    xor: u64,
+    add: [u8; 64],
+}
+
+impl Default for OriTurn {
+    fn default() -> OriTurn {
+        OriTurn {
+            letter: 0,
+            xor: 0,
+            add: [0; 64],
+        }
+    }
+}
+
+impl OriTurns {
+    fn new(p: &Pattern, maps: &[(Vec<u8>, Vec<u8>)]) -> OriTurns {
+        let mut turns = OriTurns {
+            twist: p.twist,
+            all_ori: p.all_ori,
+            add: maps.iter().map(|(_, a)| a.clone()).collect(),
+            weights: p.ori_weight.clone(),
+            digits: Vec::new(),
+            tables: Vec::new(),
+            dest: maps.iter().map(|(d, _)| d.clone()).collect(),
+            stored: p.ori_digits,
+            held: p.ori_len(),
+        };
+        // Small spans get their turns (or digits) tabulated once.
+        if p.ori_span <= 1 << 20 {
+            let mut a = [0u8; 64];
+            if p.all_ori {
+                turns.tables = (0..maps.len())
+                    .map(|l| {
+                        let turn = OriTurn {
+                            letter: l,
+                            ..OriTurn::default()
+                        };
+                        (0..p.ori_span)
+                            .map(|o| turns.apply(&turn, o) as u32)
+                            .collect()
+                    })
+                    .collect();
+            } else if p.twist > 2 {
+                for o in 0..p.ori_span {
+                    turns.decode(o, &mut a);
+                    turns.digits.extend_from_slice(&a[..p.ori_digits]);
+                }
+            }
+        }
+        turns
+    }
+
+    /// Digits of an orientation part (the last one implied when not stored).
+    fn decode(&self, mut r: u64, out: &mut [u8]) {
+        let t = self.twist as u64;
+        let mut sum = 0u64;
+        for i in (0..self.stored).rev() {
+            out[i] = (r % t) as u8;
+            sum += r % t;
+            r /= t;
+        }
+        if self.stored < self.held {
+            out[self.held - 1] = ((t - sum % t) % t) as u8;
+        }
+    }
+
+    /// Prepares letter `l` for a block whose followed pieces are at `loc`.
+    #[inline]
+    fn prepare(&self, l: usize, loc: &[u8], turn: &mut OriTurn) {
+        turn.letter = l;
+        if self.all_ori || self.twist == 1 {
+            return;
+        }
+        let add = &self.add[l];
+        turn.xor = 0;
+        for (i, &w) in self.weights.iter().enumerate() {
+            let a = add[loc[i] as usize];
+            turn.add[i] = a;
+            turn.xor |= a as u64 * w;
+        }
+    }
+
+    /// The orientation part `o` becomes, under the prepared letter.
+    #[inline]
+    fn apply(&self, turn: &OriTurn, o: u64) -> u64 {
+        if self.twist == 1 {
+            return 0;
+        }
+        if self.all_ori {
+            if let Some(row) = self.tables.get(turn.letter) {
+                return row[o as usize] as u64;
+            }
+            let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
+            self.decode(o, &mut a);
+            let (dest, add) = (&self.dest[turn.letter], &self.add[turn.letter]);
+            for l in 0..self.held {
+                b[dest[l] as usize] = (a[l] + add[l]) % self.twist;
+            }
+            return b[..self.stored]
+                .iter()
+                .fold(0u64, |r, &x| r * self.twist as u64 + x as u64);
+        }
+        if self.twist == 2 {
+            return o ^ turn.xor;
+        }
+        let k = self.weights.len();
+        let t = self.twist;
+        let mut own = [0u8; 64];
+        let digits = if self.digits.is_empty() {
+            self.decode(o, &mut own);
+            &own[..k]
+        } else {
+            &self.digits[o as usize * k..(o as usize + 1) * k]
+        };
+        let mut r = 0u64;
+        for i in 0..k {
+            let mut s = digits[i] + turn.add[i];
+            if s >= t {
+                s -= t;
+            }
+            r += s as u64 * self.weights[i];
+        }
+        r
+    }
+}
+
 impl Pdb {
     /// Fills the table breadth-first from the solved pattern.
     pub fn build(
@@ -324,83 +487,86 @@ impl Pdb {
         let table = buf.as_atomic();
         let solved = pattern.index(&model.solved());
         table[solved as usize].store(0, Ordering::Relaxed);
-        let k = pattern.pieces.len();
-        let t = pattern.twist;
         let unit = cost.iter().all(|&c| c == 1);
-        let all_ori = pattern.all_ori;
-        let n = pattern.n;
-        let neighbour = |loc: &[u8], ori: &[u8], l: usize, nl: &mut [u8], no: &mut [u8]| {
-            let (dest, add) = &maps[l];
-            if all_ori {
-                for i in 0..k {
-                    nl[i] = dest[loc[i] as usize];
-                }
-                for a in 0..n {
-                    no[dest[a] as usize] = (ori[a] + add[a]) % t;
-                }
-                pattern.index_of(&nl[..k], &no[..n])
-            } else {
-                for i in 0..k {
-                    nl[i] = dest[loc[i] as usize];
-                    no[i] = (ori[i] + add[loc[i] as usize]) % t;
-                }
-                pattern.index_of(&nl[..k], &no[..k])
-            }
-        };
+        let turns = OriTurns::new(&pattern, &maps);
+        let span = pattern.ori_span;
+        let blocks = pattern.size / span;
         let mut filled = 1u64;
         let max_set = AtomicU8::new(0);
         let mut d: u8 = 0;
-        let chunk = 1 << 14;
-        let nchunks = pattern.size.div_ceil(chunk);
+        // Blocks of one orientation part each (the arrangement outside, the orientations
+        // inside): a letter sends a whole block to one other block, so its arrangement is
+        // turned once and the writes stay within a few cache lines.
+        let per_chunk = ((1u64 << 15) / span).max(1);
+        let nchunks = blocks.div_ceil(per_chunk);
         loop {
             if d as u32 + 1 >= 255 {
                 break;
             }
-            let layer = AtomicU64::new(0);
             let pull = unit && filled > pattern.size / 3;
             let newly: u64 = (0..nchunks)
                 .into_par_iter()
                 .map(|c| -> Result<u64, SolveError> {
                     ctl.check()?;
-                    let (mut loc, mut ori, mut nl, mut no) =
-                        ([0u8; 64], [0u8; 64], [0u8; 64], [0u8; 64]);
+                    let (mut loc, mut ori, mut nl) = ([0u8; 64], [0u8; 64], [0u8; 64]);
+                    let mut list: Vec<u64> = Vec::new();
+                    let mut turn = OriTurn::default();
                     let mut n = 0u64;
-                    let mut at_d = 0u64;
-                    for i in c * chunk..((c + 1) * chunk).min(pattern.size) {
-                        let v = table[i as usize].load(Ordering::Relaxed);
-                        if pull {
-                            if v != 255 {
-                                continue;
+                    for b in c * per_chunk..((c + 1) * per_chunk).min(blocks) {
+                        let base = b * span;
+                        list.clear();
+                        let want = if pull { 255 } else { d };
+                        for o in 0..span {
+                            if table[(base + o) as usize].load(Ordering::Relaxed) == want {
+                                list.push(o);
                             }
-                            pattern.unindex(i, &mut loc, &mut ori);
-                            for l in 0..maps.len() {
-                                let j = neighbour(&loc, &ori, l, &mut nl, &mut no);
-                                if table[j as usize].load(Ordering::Relaxed) == d {
-                                    table[i as usize].store(d + 1, Ordering::Relaxed);
-                                    n += 1;
+                        }
+                        if list.is_empty() {
+                            continue;
+                        }
+                        pattern.unindex(base, &mut loc, &mut ori);
+                        let k = pattern.pieces.len();
+                        for (l, &cl) in cost.iter().enumerate() {
+                            let dest = &maps[l].0;
+                            for i in 0..k {
+                                nl[i] = dest[loc[i] as usize];
+                            }
+                            let to = pattern.perm_rank(&nl[..k]) * span;
+                            turns.prepare(l, &loc[..k], &mut turn);
+                            if pull {
+                                let mut i = 0;
+                                while i < list.len() {
+                                    let o = list[i];
+                                    let j = to + turns.apply(&turn, o);
+                                    if table[j as usize].load(Ordering::Relaxed) == d {
+                                        table[(base + o) as usize].store(d + 1, Ordering::Relaxed);
+                                        n += 1;
+                                        list.swap_remove(i);
+                                    } else {
+                                        i += 1;
+                                    }
+                                }
+                                if list.is_empty() {
                                     break;
                                 }
-                            }
-                        } else {
-                            if v != d {
-                                continue;
-                            }
-                            at_d += 1;
-                            pattern.unindex(i, &mut loc, &mut ori);
-                            for (l, &c) in cost.iter().enumerate() {
-                                let j = neighbour(&loc, &ori, l, &mut nl, &mut no);
-                                let nv = d + c.min(200) as u8;
-                                let old = table[j as usize].fetch_min(nv, Ordering::Relaxed);
-                                if old == 255 {
-                                    n += 1;
-                                }
-                                if old > nv {
-                                    max_set.fetch_max(nv, Ordering::Relaxed);
+                            } else {
+                                let nv = d + cl.min(200) as u8;
+                                for &o in &list {
+                                    let j = (to + turns.apply(&turn, o)) as usize;
+                                    if table[j].load(Ordering::Relaxed) <= nv {
+                                        continue;
+                                    }
+                                    let old = table[j].fetch_min(nv, Ordering::Relaxed);
+                                    if old == 255 {
+                                        n += 1;
+                                    }
+                                    if old > nv {
+                                        max_set.fetch_max(nv, Ordering::Relaxed);
+                                    }
                                 }
                             }
                         }
                     }
-                    layer.fetch_add(at_d, Ordering::Relaxed);
                     Ok(n)
                 })
                 .try_reduce(|| 0, |a, b| Ok(a + b))?;
@@ -835,6 +1001,62 @@ mod tests {
         (model, qtm, actions)
     }
 
+    /// Distances of the (location, orientation) points of `pieces` of one orbit under
+    /// `perms`, searched directly (points counted from the orbit's first point).
+    fn direct_search(
+        model: &Model,
+        perms: &[puz_core::Perm],
+        orbit: usize,
+        pieces: &[u8],
+    ) -> std::collections::HashMap<Vec<usize>, u8> {
+        let o = &model.orbits[orbit];
+        let t = o.twist as usize;
+        let start: Vec<usize> = pieces.iter().map(|&x| x as usize * t).collect();
+        let mut dist = std::collections::HashMap::new();
+        dist.insert(start.clone(), 0u8);
+        let mut layer = vec![start];
+        let mut d = 0;
+        while !layer.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for st in &layer {
+                for g in perms {
+                    let t: Vec<usize> = st
+                        .iter()
+                        .map(|&pt| g.image(pt + o.offset) - o.offset)
+                        .collect();
+                    if !dist.contains_key(&t) {
+                        dist.insert(t.clone(), d);
+                        next.push(t);
+                    }
+                }
+            }
+            layer = next;
+        }
+        dist
+    }
+
+    #[test]
+    fn edge_table_matches_a_direct_search() {
+        // Three edges of the 3x3x3 in htm: twist 2 (orientations turned by an exclusive
+        // or) and unit costs (the table is finished backwards, from the unfilled entries).
+        let c3 = crate::testsupport::cube3();
+        let model = Model::new(&c3).unwrap();
+        let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"]).unwrap();
+        let actions = actions_of(&model, &htm);
+        let pieces = vec![0u8, 5, 9];
+        let p = Pattern::new(&model, 1, pieces.clone());
+        assert_eq!(p.size, 12 * 11 * 10 * 8);
+        let pdb = Pdb::build(&model, p, &actions, &htm.cost, &Control::default()).unwrap();
+        let dist = direct_search(&model, &htm.alphabet.perms, 1, &pieces);
+        assert_eq!(dist.len() as u64, pdb.pattern.size);
+        for (st, &v) in &dist {
+            let loc: Vec<u8> = st.iter().map(|&pt| (pt / 2) as u8).collect();
+            let ori: Vec<u8> = st.iter().map(|&pt| (pt % 2) as u8).collect();
+            assert_eq!(pdb.value(pdb.pattern.index_of(&loc, &ori)), v);
+        }
+    }
+
     #[test]
     fn orientation_table_matches_a_direct_search() {
         // Two corners of the 2x2x2 and the twist at every location, in qtm, searched
@@ -921,25 +1143,7 @@ mod tests {
         let pieces = vec![1u8, 3, 5, 6];
         let p = Pattern::new(&model, 0, pieces.clone());
         let pdb = Pdb::build(&model, p, &actions, &qtm.cost, &Control::default()).unwrap();
-        let start: Vec<usize> = pieces.iter().map(|&x| x as usize * 3).collect();
-        let mut dist = std::collections::HashMap::new();
-        dist.insert(start.clone(), 0u8);
-        let mut layer = vec![start];
-        let mut d = 0;
-        while !layer.is_empty() {
-            d += 1;
-            let mut next = Vec::new();
-            for st in &layer {
-                for g in &qtm.alphabet.perms {
-                    let t: Vec<usize> = st.iter().map(|&pt| g.image(pt)).collect();
-                    if !dist.contains_key(&t) {
-                        dist.insert(t.clone(), d);
-                        next.push(t);
-                    }
-                }
-            }
-            layer = next;
-        }
+        let dist = direct_search(&model, &qtm.alphabet.perms, 0, &pieces);
         assert_eq!(pdb.values().filter(|&v| v != 15).count(), dist.len());
         for (st, &v) in &dist {
             let loc: Vec<u8> = st.iter().map(|&pt| (pt / 3) as u8).collect();
