@@ -26,6 +26,9 @@ pub struct OptimalOptions {
     pub cache: Option<PathBuf>,
     /// Give up above this cost.
     pub max_cost: u32,
+    /// At most this many symmetries whose conjugates are looked up too (each costs look-ups
+    /// at every node).
+    pub conjugates: usize,
 }
 
 impl Default for OptimalOptions {
@@ -35,6 +38,7 @@ impl Default for OptimalOptions {
             table_memory: None,
             cache: default_cache_dir(),
             max_cost: 40,
+            conjugates: MAX_CONJUGATORS,
         }
     }
 }
@@ -265,7 +269,7 @@ impl Solver {
         let symmetries = Symmetries::new(puzzle, metric, &canon);
         let mut names = Vec::new();
         let mut conjugators = Vec::new();
-        for (name, c) in symmetries.generators.iter().take(MAX_CONJUGATORS) {
+        for (name, c) in symmetries.generators.iter().take(opts.conjugates) {
             let (Some(cinv), Some(ca)) = (model.state_of(&c.inverse()), model.action(c)) else {
                 continue;
             };
@@ -597,8 +601,10 @@ impl Solver {
     }
 }
 
-/// At most this many conjugators (each one costs table look-ups at every node).
-const MAX_CONJUGATORS: usize = 3;
+/// Conjugates looked up by default. Each one costs table look-ups at every node: on the
+/// 16-move position of the benchmark with 8 GiB of tables, 0, 1 and 3 took 118, 109 and
+/// 125 s (20.6, 14.2 and 11.7 M nodes).
+const MAX_CONJUGATORS: usize = 1;
 
 /// An optimal solution of `position` in `metric` (see [`Solver`] to solve many).
 pub fn optimal(
@@ -626,6 +632,7 @@ mod tests {
             table_memory: Some(mem),
             cache: None,
             max_cost: 30,
+            conjugates: MAX_CONJUGATORS,
         }
     }
 
@@ -742,7 +749,16 @@ mod tests {
         let ctl = Control::default();
         let atm = Metric::atm(&c3, &FACES).unwrap();
         let model = Model::new(&c3).unwrap();
-        let with = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
+        let with = Solver::new(
+            &c3,
+            &atm,
+            &OptimalOptions {
+                conjugates: 3,
+                ..opts(4 << 20)
+            },
+            &ctl,
+        )
+        .unwrap();
         assert_eq!(with.conjugators.len(), 3);
         let p = seq(&c3, "R U F' L2 D B");
         let s = model.state_of(&p).unwrap();

@@ -439,10 +439,18 @@ pub fn optimal(it: &mut Interp, a: &Args) -> EvalResult<Value> {
         "NOT proved optimal"
     };
     it.print(&format!(
-        "// {} {} in {}, {status}, re-checked by applying it{}",
+        "// {} {} in {}, {status}, re-checked by applying it{}{}",
         r.cost,
         if r.cost == 1 { "move" } else { "moves" },
         m.name,
+        if r.symmetry > 1 {
+            format!(
+                "; the position has {} symmetries, so one first move per class was searched",
+                r.symmetry
+            )
+        } else {
+            String::new()
+        },
         if opts.all {
             format!(
                 "; {} optimal solution{}",

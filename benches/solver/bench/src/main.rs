@@ -204,6 +204,9 @@ fn main() {
             if let Ok(mb) = arg(4).parse::<u64>() {
                 opts.table_memory = Some(mb << 20);
             }
+            if let Ok(c) = std::env::var("PUZ_CONJUGATES").map(|v| v.parse::<usize>()) {
+                opts.conjugates = c.expect("PUZ_CONJUGATES: a number");
+            }
             let t0 = Instant::now();
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
             println!("puz tables ready in {:.2} s", t0.elapsed().as_secs_f64());
