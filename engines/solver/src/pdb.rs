@@ -458,12 +458,12 @@ impl OriTurns {
             &self.digits[o as usize * k..(o as usize + 1) * k]
         };
         let mut r = 0u64;
-        for i in 0..k {
-            let mut s = digits[i] + turn.add[i];
+        for ((&d, &a), &w) in digits.iter().zip(&turn.add).zip(&self.weights) {
+            let mut s = d + a;
             if s >= t {
                 s -= t;
             }
-            r += s as u64 * self.weights[i];
+            r += s as u64 * w;
         }
         r
     }
@@ -968,10 +968,7 @@ mod tests {
             all_ori: bool,
         ) {
             // Random 3x3x3 positions; patterns on either orbit.
-            let c3 = crate::testsupport::cube3();
-            let model = Model::new(&c3).unwrap();
-            let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"]).unwrap();
-            let actions = actions_of(&model, &htm);
+            let (model, _, actions) = cube3_htm();
             let mut s = model.solved();
             let mut out = s.clone();
             for m in moves {
@@ -990,6 +987,15 @@ mod tests {
                 prop_assert_eq!(p.index_located(&s, &w), p.index(&s));
             }
         }
+    }
+
+    /// The 3x3x3's model, its htm metric and the metric's letters as actions.
+    fn cube3_htm() -> (Model, Metric, Vec<Action>) {
+        let c3 = crate::testsupport::cube3();
+        let model = Model::new(&c3).unwrap();
+        let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"]).unwrap();
+        let actions = actions_of(&model, &htm);
+        (model, htm, actions)
     }
 
     /// The 2x2x2's model, its qtm metric and the metric's letters as actions.
@@ -1040,10 +1046,7 @@ mod tests {
     fn edge_table_matches_a_direct_search() {
         // Three edges of the 3x3x3 in htm: twist 2 (orientations turned by an exclusive
         // or) and unit costs (the table is finished backwards, from the unfilled entries).
-        let c3 = crate::testsupport::cube3();
-        let model = Model::new(&c3).unwrap();
-        let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"]).unwrap();
-        let actions = actions_of(&model, &htm);
+        let (model, htm, actions) = cube3_htm();
         let pieces = vec![0u8, 5, 9];
         let p = Pattern::new(&model, 1, pieces.clone());
         assert_eq!(p.size, 12 * 11 * 10 * 8);
@@ -1105,10 +1108,7 @@ mod tests {
         // orbit (44 MB), two 6-edge halves (21 MB each), the 12 edge flips with 5 edges
         // (97 MB), then the largest further subset that fits: 7 edges (255 MB). 1 GiB: two
         // 7-edge tables cover the edges.
-        let c3 = crate::testsupport::cube3();
-        let model = Model::new(&c3).unwrap();
-        let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"]).unwrap();
-        let actions = actions_of(&model, &htm);
+        let (model, _, actions) = cube3_htm();
         for (budget, expect) in [(512u64 << 20, [6, 6, 7]), (1 << 30, [7, 7, 7])] {
             let ps = choose_patterns(&model, &actions, budget);
             assert!(ps.iter().map(|p| p.bytes()).sum::<u64>() <= budget);
