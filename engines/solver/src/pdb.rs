@@ -1007,6 +1007,33 @@ mod tests {
         (model, qtm, actions)
     }
 
+    /// Breadth-first distances from `start` under `perms`, `step` giving a neighbour.
+    fn bfs<S: Clone + Eq + std::hash::Hash>(
+        start: S,
+        perms: &[puz_core::Perm],
+        step: impl Fn(&S, &puz_core::Perm) -> S,
+    ) -> std::collections::HashMap<S, u8> {
+        let mut dist = std::collections::HashMap::new();
+        dist.insert(start.clone(), 0u8);
+        let mut layer = vec![start];
+        let mut d = 0;
+        while !layer.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for st in &layer {
+                for g in perms {
+                    let t = step(st, g);
+                    if !dist.contains_key(&t) {
+                        dist.insert(t.clone(), d);
+                        next.push(t);
+                    }
+                }
+            }
+            layer = next;
+        }
+        dist
+    }
+
     /// Distances of the (location, orientation) points of `pieces` of one orbit under
     /// `perms`, searched directly (points counted from the orbit's first point).
     fn direct_search(
@@ -1018,28 +1045,11 @@ mod tests {
         let o = &model.orbits[orbit];
         let t = o.twist as usize;
         let start: Vec<usize> = pieces.iter().map(|&x| x as usize * t).collect();
-        let mut dist = std::collections::HashMap::new();
-        dist.insert(start.clone(), 0u8);
-        let mut layer = vec![start];
-        let mut d = 0;
-        while !layer.is_empty() {
-            d += 1;
-            let mut next = Vec::new();
-            for st in &layer {
-                for g in perms {
-                    let t: Vec<usize> = st
-                        .iter()
-                        .map(|&pt| g.image(pt + o.offset) - o.offset)
-                        .collect();
-                    if !dist.contains_key(&t) {
-                        dist.insert(t.clone(), d);
-                        next.push(t);
-                    }
-                }
-            }
-            layer = next;
-        }
-        dist
+        bfs(start, perms, |st, g| {
+            st.iter()
+                .map(|&pt| g.image(pt + o.offset) - o.offset)
+                .collect()
+        })
     }
 
     #[test]
@@ -1071,30 +1081,15 @@ mod tests {
         let pdb = Pdb::build(&model, p, &actions, &qtm.cost, &Control::default()).unwrap();
         type St = (Vec<usize>, Vec<u8>);
         let start: St = (pieces.iter().map(|&x| x as usize * 3).collect(), vec![0; 8]);
-        let mut dist = std::collections::HashMap::new();
-        dist.insert(start.clone(), 0u8);
-        let mut layer = vec![start];
-        let mut d = 0;
-        while !layer.is_empty() {
-            d += 1;
-            let mut next = Vec::new();
-            for (pts, oris) in &layer {
-                for g in &qtm.alphabet.perms {
-                    let np: Vec<usize> = pts.iter().map(|&pt| g.image(pt)).collect();
-                    let mut no = vec![0u8; 8];
-                    for (l, &o) in oris.iter().enumerate() {
-                        let q = g.image(l * 3 + o as usize);
-                        no[q / 3] = (q % 3) as u8;
-                    }
-                    let t = (np, no);
-                    if !dist.contains_key(&t) {
-                        dist.insert(t.clone(), d);
-                        next.push(t);
-                    }
-                }
+        let dist = bfs(start, &qtm.alphabet.perms, |(pts, oris), g| {
+            let np: Vec<usize> = pts.iter().map(|&pt| g.image(pt)).collect();
+            let mut no = vec![0u8; 8];
+            for (l, &o) in oris.iter().enumerate() {
+                let q = g.image(l * 3 + o as usize);
+                no[q / 3] = (q % 3) as u8;
             }
-            layer = next;
-        }
+            (np, no)
+        });
         assert_eq!(pdb.values().filter(|&v| v != 15).count(), dist.len());
         for ((pts, oris), &v) in &dist {
             let loc: Vec<u8> = pts.iter().map(|&pt| (pt / 3) as u8).collect();
