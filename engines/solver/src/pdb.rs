@@ -370,7 +370,8 @@ impl OriTurns {
             stored: p.ori_digits,
             held: p.ori_len(),
         };
-        // Small spans get their turns (or digits) tabulated once.
+        // Small spans get their turns (or digits) tabulated once, by the digit-by-digit
+        // path itself, so the tests against direct searches check both.
         if p.ori_span <= 1 << 20 {
             let mut a = [0u8; 64];
             if p.all_ori {
