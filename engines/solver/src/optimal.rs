@@ -154,6 +154,15 @@ type Task = (u32, u32, Option<(u32, u32)>);
 type First = Option<((usize, usize), u64)>;
 
 impl Search<'_> {
+    /// Records the path as a solution of this task.
+    fn record(&self) {
+        self.solutions
+            .lock()
+            .unwrap()
+            .push((self.task, self.path.clone()));
+        self.found.fetch_min(self.task, Ordering::Relaxed);
+    }
+
     /// Lower bound of the distance of `t` (at least 1 when not solved).
     fn h(&mut self, depth: usize, limit: u32) -> u32 {
         self.s
@@ -198,11 +207,7 @@ impl Search<'_> {
             self.path.push(l);
             if kid == &self.solved[..] {
                 if g2 == self.bound {
-                    self.solutions
-                        .lock()
-                        .unwrap()
-                        .push((self.task, self.path.clone()));
-                    self.found.fetch_min(self.task, Ordering::Relaxed);
+                    self.record();
                 } else {
                     self.next_bound = self.next_bound.min(g2);
                 }
@@ -449,6 +454,30 @@ impl Solver {
         } else {
             self.symmetries.fixing(position)
         };
+        // One task per canonical pair of first letters, so the threads stay busy to
+        // the end of an iteration (one task per first letter left one idle for long).
+        let tasks: Vec<Task> = self
+            .canon
+            .allowed(0)
+            .iter()
+            .flat_map(|&(l1, st1)| {
+                let then = self.canon.allowed(st1);
+                let pairs: Vec<_> = if then.is_empty() {
+                    vec![(l1, st1, None)]
+                } else {
+                    then.iter().map(|&next| (l1, st1, Some(next))).collect()
+                };
+                pairs
+            })
+            .collect();
+        // A position fixed by symmetries: one task per class of first letters.
+        let keep = representatives(
+            &tasks
+                .iter()
+                .map(|&(l, _, then)| std::iter::once(l).chain(then.map(|t| t.0)).collect())
+                .collect::<Vec<Vec<u32>>>(),
+            &fixing,
+        );
         loop {
             if bound > self.max_cost {
                 return invalid(format!("no solution of cost at most {}", self.max_cost));
@@ -457,30 +486,6 @@ impl Solver {
             let found = AtomicUsize::new(usize::MAX);
             let solutions = Mutex::new(Vec::new());
             let total_nodes = AtomicU64::new(0);
-            // One task per canonical pair of first letters, so the threads stay busy to
-            // the end of an iteration (one task per first letter left one idle for long).
-            let tasks: Vec<Task> = self
-                .canon
-                .allowed(0)
-                .iter()
-                .flat_map(|&(l1, st1)| {
-                    let then = self.canon.allowed(st1);
-                    let pairs: Vec<_> = if then.is_empty() {
-                        vec![(l1, st1, None)]
-                    } else {
-                        then.iter().map(|&next| (l1, st1, Some(next))).collect()
-                    };
-                    pairs
-                })
-                .collect();
-            // A position fixed by symmetries: one task per class of first letters.
-            let keep = representatives(
-                &tasks
-                    .iter()
-                    .map(|&(l, _, then)| std::iter::once(l).chain(then.map(|t| t.0)).collect())
-                    .collect::<Vec<Vec<u32>>>(),
-                &fixing,
-            );
             let next = tasks
                 .par_iter()
                 .enumerate()
@@ -515,8 +520,7 @@ impl Solver {
                         .apply(&self.actions[l as usize], &start, &mut search.bufs[0]);
                     if search.bufs[0] == solved {
                         if g == bound {
-                            solutions.lock().unwrap().push((task, vec![l]));
-                            found.fetch_min(task, Ordering::Relaxed);
+                            search.record();
                             return Ok(u32::MAX);
                         }
                         return Ok(g);
@@ -540,8 +544,7 @@ impl Solver {
                     search.path.push(l2);
                     if search.bufs[1] == solved {
                         if g2 == bound {
-                            solutions.lock().unwrap().push((task, search.path.clone()));
-                            found.fetch_min(task, Ordering::Relaxed);
+                            search.record();
                             return Ok(u32::MAX);
                         }
                         return Ok(g2);

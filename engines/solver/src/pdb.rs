@@ -211,17 +211,35 @@ impl Pattern {
 
     #[inline]
     fn index_of(&self, loc: &[u8], ori: &[u8]) -> u64 {
-        let mut used = 0u64;
-        let mut r = 0u64;
-        for (i, &l) in loc.iter().enumerate() {
-            let below = (used & ((1u64 << l) - 1)).count_ones() as u64;
-            r = r * (self.n - i) as u64 + (l as u64 - below);
-            used |= 1 << l;
+        self.perm_rank(loc) * self.ori_span + self.encode_ori(ori)
+    }
+
+    /// The orientation part of an index from its digits (those stored).
+    #[inline]
+    fn encode_ori(&self, ori: &[u8]) -> u64 {
+        ori[..self.ori_digits]
+            .iter()
+            .fold(0u64, |r, &o| r * self.twist as u64 + o as u64)
+    }
+
+    /// The digits of an orientation part `o < ori_span`, the last one implied by the sum
+    /// when it is not stored.
+    fn decode_ori(&self, mut o: u64, ori: &mut [u8]) {
+        let m = self.ori_len();
+        let t = self.twist as u64;
+        let mut sum = 0u64;
+        for i in (0..self.ori_digits).rev() {
+            ori[i] = (o % t) as u8;
+            sum += o % t;
+            o /= t;
         }
-        for &o in &ori[..self.ori_digits] {
-            r = r * self.twist as u64 + o as u64;
+        if self.ori_digits < m {
+            ori[m - 1] = if self.twist > 1 && self.ori_digits == m - 1 {
+                ((t - sum % t) % t) as u8
+            } else {
+                0
+            };
         }
-        r
     }
 
     /// The arrangement part of an index: the rank of the followed pieces' locations.
@@ -240,21 +258,8 @@ impl Pattern {
     /// Locations and orientations of the followed pieces at index `r`.
     fn unindex(&self, mut r: u64, loc: &mut [u8], ori: &mut [u8]) {
         let k = self.pieces.len();
-        let m = self.ori_len();
-        let t = self.twist as u64;
-        let mut sum = 0u64;
-        for i in (0..self.ori_digits).rev() {
-            ori[i] = (r % t) as u8;
-            sum += r % t;
-            r /= t;
-        }
-        if self.ori_digits < m {
-            ori[m - 1] = if self.twist > 1 && self.ori_digits == m - 1 {
-                ((t - sum % t) % t) as u8
-            } else {
-                0
-            };
-        }
+        self.decode_ori(r % self.ori_span, ori);
+        r /= self.ori_span;
         let mut digits = [0u8; 64];
         for i in (0..k).rev() {
             let radix = (self.n - i) as u64;
@@ -323,21 +328,16 @@ fn orbit_maps(model: &Model, orbit: usize, actions: &[Action]) -> Vec<(Vec<u8>, 
 /// followed pieces' orientations, a letter adds to each digit what the piece's location
 /// gets (an exclusive or for twist 2); with every location's orientation, it permutes and
 /// adds the digits whatever the arrangement (a table per letter).
-struct OriTurns {
-    twist: u8,
-    all_ori: bool,
+struct OriTurns<'a> {
+    p: &'a Pattern,
     /// Per letter, the orientation added at each location.
     add: Vec<Vec<u8>>,
-    weights: Vec<u64>,
     /// Digits of every orientation part (twist > 2, followed pieces, small spans).
     digits: Vec<u8>,
     /// With every location's orientation: per letter, the new orientation part of each
     /// (empty when the parts are too many: then they are turned one by one).
     tables: Vec<Vec<u32>>,
     dest: Vec<Vec<u8>>,
-    /// Orientation digits stored, and held (`all_ori`: one per location).
-    stored: usize,
-    held: usize,
 }
 
 /// One letter's effect on the orientation parts of one block.
@@ -357,18 +357,14 @@ impl Default for OriTurn {
     }
 }
 
-impl OriTurns {
-    fn new(p: &Pattern, maps: &[(Vec<u8>, Vec<u8>)]) -> OriTurns {
+impl<'a> OriTurns<'a> {
+    fn new(p: &'a Pattern, maps: &[(Vec<u8>, Vec<u8>)]) -> OriTurns<'a> {
         let mut turns = OriTurns {
-            twist: p.twist,
-            all_ori: p.all_ori,
+            p,
             add: maps.iter().map(|(_, a)| a.clone()).collect(),
-            weights: p.ori_weight.clone(),
             digits: Vec::new(),
             tables: Vec::new(),
             dest: maps.iter().map(|(d, _)| d.clone()).collect(),
-            stored: p.ori_digits,
-            held: p.ori_len(),
         };
         // Small spans get their turns (or digits) tabulated once, by the digit-by-digit
         // path itself, so the tests against direct searches check both.
@@ -388,7 +384,7 @@ impl OriTurns {
                     .collect();
             } else if p.twist > 2 {
                 for o in 0..p.ori_span {
-                    turns.decode(o, &mut a);
+                    p.decode_ori(o, &mut a);
                     turns.digits.extend_from_slice(&a[..p.ori_digits]);
                 }
             }
@@ -396,30 +392,16 @@ impl OriTurns {
         turns
     }
 
-    /// Digits of an orientation part (the last one implied when not stored).
-    fn decode(&self, mut r: u64, out: &mut [u8]) {
-        let t = self.twist as u64;
-        let mut sum = 0u64;
-        for i in (0..self.stored).rev() {
-            out[i] = (r % t) as u8;
-            sum += r % t;
-            r /= t;
-        }
-        if self.stored < self.held {
-            out[self.held - 1] = ((t - sum % t) % t) as u8;
-        }
-    }
-
     /// Prepares letter `l` for a block whose followed pieces are at `loc`.
     #[inline]
     fn prepare(&self, l: usize, loc: &[u8], turn: &mut OriTurn) {
         turn.letter = l;
-        if self.all_ori || self.twist == 1 {
+        if self.p.all_ori || self.p.twist == 1 {
             return;
         }
         let add = &self.add[l];
         turn.xor = 0;
-        for (i, &w) in self.weights.iter().enumerate() {
+        for (i, &w) in self.p.ori_weight.iter().enumerate() {
             let a = add[loc[i] as usize];
             turn.add[i] = a;
             turn.xor |= a as u64 * w;
@@ -429,37 +411,36 @@ impl OriTurns {
     /// The orientation part `o` becomes, under the prepared letter.
     #[inline]
     fn apply(&self, turn: &OriTurn, o: u64) -> u64 {
-        if self.twist == 1 {
+        let p = self.p;
+        let t = p.twist;
+        if t == 1 {
             return 0;
         }
-        if self.all_ori {
+        if p.all_ori {
             if let Some(row) = self.tables.get(turn.letter) {
                 return row[o as usize] as u64;
             }
             let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
-            self.decode(o, &mut a);
+            p.decode_ori(o, &mut a);
             let (dest, add) = (&self.dest[turn.letter], &self.add[turn.letter]);
-            for l in 0..self.held {
-                b[dest[l] as usize] = (a[l] + add[l]) % self.twist;
+            for l in 0..p.ori_len() {
+                b[dest[l] as usize] = (a[l] + add[l]) % t;
             }
-            return b[..self.stored]
-                .iter()
-                .fold(0u64, |r, &x| r * self.twist as u64 + x as u64);
+            return p.encode_ori(&b);
         }
-        if self.twist == 2 {
+        if t == 2 {
             return o ^ turn.xor;
         }
-        let k = self.weights.len();
-        let t = self.twist;
+        let k = p.ori_digits;
         let mut own = [0u8; 64];
         let digits = if self.digits.is_empty() {
-            self.decode(o, &mut own);
+            p.decode_ori(o, &mut own);
             &own[..k]
         } else {
             &self.digits[o as usize * k..(o as usize + 1) * k]
         };
         let mut r = 0u64;
-        for ((&d, &a), &w) in digits.iter().zip(&turn.add).zip(&self.weights) {
+        for ((&d, &a), &w) in digits.iter().zip(&turn.add).zip(&p.ori_weight) {
             let mut s = d + a;
             if s >= t {
                 s -= t;
