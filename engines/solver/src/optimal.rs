@@ -87,6 +87,10 @@ pub struct Solver {
     locator: Locator,
     /// The variants looked up: (conjugator, inverse?), the first one `(None, false)`.
     variants: Vec<(Option<usize>, bool)>,
+    /// Per variant: its table values follow the rule of [`Parent`] (it is not an inverse).
+    consistent: Vec<bool>,
+    /// Per letter: the cost of its inverse.
+    back: Vec<u32>,
     degree: usize,
     max_cost: u32,
 }
@@ -145,6 +149,23 @@ struct Search<'a> {
     /// Per depth: the children's states, and their first look-up (hint, index).
     kids: Vec<Vec<u8>>,
     first: Vec<Vec<First>>,
+    /// Per depth: upper bounds of the node's table values, (variant, table) after
+    /// (variant, table) (see [`Parent`]).
+    ubs: Vec<Vec<u8>>,
+}
+
+/// What a node's look-ups say about its children. A table's value on the position or on a
+/// conjugate of it is a distance in the table's abstract puzzle, so one letter changes it
+/// by at most the letter's cost: a child's value is at most the parent's plus the cost of
+/// the letter back. A table whose bound stays within the child's limit cannot cut the
+/// child and is not looked up. (Values on the inverse move by the letter from the other
+/// side and follow no such rule; they are always looked up.)
+#[derive(Clone, Copy)]
+struct Parent<'a> {
+    /// The parent's upper bounds, (variant, table) after (variant, table).
+    ub: &'a [u8],
+    /// The cost of the inverse of the letter from the parent to the child.
+    back: u32,
 }
 
 /// A search task: the first letter, its automaton state, and the second letter with its state.
@@ -165,8 +186,15 @@ impl Search<'_> {
 
     /// Lower bound of the distance of `t` (at least 1 when not solved).
     fn h(&mut self, depth: usize, limit: u32) -> u32 {
-        self.s
-            .lower_bound(&self.bufs[depth], limit, None, &mut self.sc, &mut self.hint)
+        self.s.lower_bound(
+            &self.bufs[depth],
+            limit,
+            None,
+            &mut self.sc,
+            &mut self.hint,
+            None,
+            &mut self.ubs[depth],
+        )
     }
 
     fn dfs(&mut self, depth: usize, g: u32, state: u32) -> Result<(), SolveError> {
@@ -182,12 +210,25 @@ impl Search<'_> {
         kids.resize(allowed.len() * n, 0);
         let mut first = std::mem::take(&mut self.first[depth]);
         first.clear();
+        let np = self.s.heuristic.pdbs.len();
         for (ci, &(l, _)) in allowed.iter().enumerate() {
             let kid = &mut kids[ci * n..(ci + 1) * n];
             self.s
                 .model
                 .apply(&self.s.actions[l as usize], &self.bufs[depth], kid);
-            let f = self.s.hint_index(kid, self.hint, &mut self.sc);
+            // The hinted look-up, unless the parent's bound says it cannot cut this child.
+            let (hv, ht) = self.hint;
+            let limit = self
+                .bound
+                .saturating_sub(g + self.s.metric.cost[l as usize]);
+            let useless = ht < np
+                && self.s.consistent[hv]
+                && self.ubs[depth][hv * np + ht] as u32 + self.s.back[l as usize] <= limit;
+            let f = if useless {
+                None
+            } else {
+                self.s.hint_index(kid, self.hint, &mut self.sc)
+            };
             if let Some(i) = f {
                 prefetch(&self.s.heuristic.pdbs[self.hint.1].table, i >> 1);
             }
@@ -212,12 +253,18 @@ impl Search<'_> {
                     self.next_bound = self.next_bound.min(g2);
                 }
             } else {
+                let (ub, ub_kid) = self.ubs.split_at_mut(depth + 1);
                 let h = self.s.lower_bound(
                     kid,
                     self.bound - g2,
                     first[ci],
                     &mut self.sc,
                     &mut self.hint,
+                    Some(Parent {
+                        ub: &ub[depth],
+                        back: self.s.back[l as usize],
+                    }),
+                    &mut ub_kid[0],
                 );
                 if g2 + h > self.bound {
                     self.next_bound = self.next_bound.min(g2 + h);
@@ -296,6 +343,10 @@ impl Solver {
         }
         Ok(Solver {
             locator: Locator::new(&model),
+            consistent: variants.iter().map(|v| !v.1).collect(),
+            back: (0..metric.len())
+                .map(|l| metric.cost[metric.alphabet.inverse[l] as usize])
+                .collect(),
             variants,
             conjugators,
             symmetries,
@@ -340,8 +391,11 @@ impl Solver {
     /// Lower bound of the distance of `t` (at least 1; `t` is not solved): the largest table
     /// value over every variant of `t`. The hinted look-up (the one that last went above a
     /// limit) is tried first; then the variants one by one, each with all its tables'
-    /// lines prefetched together. Above `limit`, the hint is updated.
+    /// lines prefetched together. Above `limit`, the hint is updated. With a `parent`, the
+    /// look-ups that cannot go above `limit` are left out (see [`Parent`]). When the bound
+    /// stays within `limit`, `ub` receives an upper bound of every (variant, table) value.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn lower_bound(
         &self,
         t: &[u8],
@@ -349,9 +403,25 @@ impl Solver {
         first: First,
         sc: &mut Scratch,
         hint: &mut (usize, usize),
+        parent: Option<Parent>,
+        ub: &mut [u8],
     ) -> u32 {
         let pdbs = &self.heuristic.pdbs;
-        let first = first.or_else(|| Some((*hint, self.hint_index(t, *hint, sc)?)));
+        let np = pdbs.len();
+        // The parent's bound on (variant v, table k) plus the way back, when it says that
+        // the look-up cannot go above the limit.
+        let known = |v: usize, k: usize| -> Option<u8> {
+            let p = parent?;
+            let b = p.ub[v * np + k] as u32 + p.back;
+            (self.consistent[v] && b <= limit).then_some(b as u8)
+        };
+        let first = match first {
+            Some(f) => Some(f),
+            None if hint.1 < np && known(hint.0, hint.1).is_none() => {
+                self.hint_index(t, *hint, sc).map(|i| (*hint, i))
+            }
+            None => None,
+        };
         if let Some(((_, table), i)) = first {
             let v = pdbs[table].value(i) as u32;
             if v > limit {
@@ -363,7 +433,6 @@ impl Solver {
         // the next variant before reading this one was slower (18.6 s against 15.8 s on 8
         // positions of 14-15 moves at 8 GiB): the memory-level parallelism is used up, and
         // the next variant's lines are wasted when this one cuts.
-        let np = pdbs.len();
         let nv = self.variants.len();
         let n = self.model.n;
         let mut vars = std::mem::take(&mut sc.vars);
@@ -371,7 +440,25 @@ impl Solver {
         if nv > 1 {
             self.model.inverse(t, &mut sc.inv);
         }
-        let stage = |v: usize, sc: &mut Scratch, vars: &mut [u8]| {
+        let mut h = 0u32;
+        for v in 0..nv {
+            // Which tables to look up: the others are bounded by the parent's.
+            let mut wanted = false;
+            for k in 0..np {
+                match known(v, k) {
+                    Some(b) => {
+                        ub[v * np + k] = b;
+                        sc.idx[v * np + k] = u64::MAX;
+                    }
+                    None => {
+                        sc.idx[v * np + k] = 0;
+                        wanted = true;
+                    }
+                }
+            }
+            if !wanted {
+                continue;
+            }
             let state = &mut vars[v * n..(v + 1) * n];
             if v == 0 {
                 state.copy_from_slice(t);
@@ -380,18 +467,21 @@ impl Solver {
             }
             self.locator.locate(state, &mut sc.located);
             for (k, p) in pdbs.iter().enumerate() {
-                let i = p.pattern.index_located(state, &sc.located);
-                prefetch(&p.table, i >> 1);
-                sc.idx[v * np + k] = i;
+                if sc.idx[v * np + k] == 0 {
+                    let i = p.pattern.index_located(state, &sc.located);
+                    prefetch(&p.table, i >> 1);
+                    sc.idx[v * np + k] = i;
+                }
             }
-        };
-        let mut h = 0u32;
-        for v in 0..nv {
-            stage(v, sc, &mut vars);
             for (k, p) in pdbs.iter().enumerate() {
-                let val = p.value(sc.idx[v * np + k]) as u32;
-                if val > h {
-                    h = val;
+                let i = sc.idx[v * np + k];
+                if i == u64::MAX {
+                    continue;
+                }
+                let val = p.value(i);
+                ub[v * np + k] = val;
+                if val as u32 > h {
+                    h = val as u32;
                     if h > limit {
                         *hint = (v, k);
                         sc.vars = vars;
@@ -445,7 +535,9 @@ impl Solver {
         }
         let mut bound = {
             let mut sc = self.scratch();
-            self.lower_bound(&start, u32::MAX, None, &mut sc, &mut (0, usize::MAX))
+            let mut ub = vec![0; self.variants.len() * self.heuristic.pdbs.len()];
+            let hint = &mut (0, usize::MAX);
+            self.lower_bound(&start, u32::MAX, None, &mut sc, hint, None, &mut ub)
         };
         let max_depth = self.max_cost as usize + 2;
         // Listing every solution needs every task; one solution needs one task per class.
@@ -505,6 +597,10 @@ impl Solver {
                         bufs: vec![vec![0u8; self.model.n]; max_depth + 1],
                         sc: self.scratch(),
                         kids: vec![Vec::new(); max_depth + 1],
+                        ubs: vec![
+                            vec![0; self.variants.len() * self.heuristic.pdbs.len()];
+                            max_depth + 1
+                        ],
                         first: vec![Vec::new(); max_depth + 1],
                         hint: (0, usize::MAX),
                         path: vec![l],
