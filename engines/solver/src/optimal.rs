@@ -975,6 +975,35 @@ mod tests {
         }
     }
 
+    #[test]
+    fn skipped_look_ups_never_cut() {
+        // A table left out because the parent's value bounds the child's (or because it
+        // follows a whole orbit) could not have cut: with every look-up made, the search
+        // visits the same nodes and finds the same solutions.
+        let c3 = cube3();
+        let ctl = Control::default();
+        for metric in [
+            Metric::htm(&c3, &FACES).unwrap(),
+            Metric::qtm(&c3, &FACES).unwrap(),
+            Metric::atm(&c3, &FACES).unwrap(),
+        ] {
+            let mut o = opts(1 << 20);
+            o.all = true;
+            let lean = Solver::new(&c3, &metric, &o, &ctl).unwrap();
+            let mut full = Solver::new(&c3, &metric, &o, &ctl).unwrap();
+            full.consistent.iter_mut().for_each(|c| *c = false);
+            full.needed.iter_mut().for_each(|c| *c = true);
+            for text in ["R U R' U' F2 D B L2 U'", "L2 B' U D2 R F' U2 L"] {
+                let p = seq(&c3, text);
+                let a = lean.solve(&p, true, &ctl).unwrap();
+                let b = full.solve(&p, true, &ctl).unwrap();
+                assert!(a.verified && b.verified, "{text}");
+                assert_eq!((a.cost, a.nodes), (b.cost, b.nodes), "{text}");
+                assert_eq!(a.solutions, b.solutions, "{text}");
+            }
+        }
+    }
+
     /// Superflip is 14 in atm: heavy (large tables), run with --ignored or in the benchmark.
     #[test]
     #[ignore]
