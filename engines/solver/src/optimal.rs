@@ -95,6 +95,11 @@ pub struct Solver {
     needed: Vec<bool>,
     /// Per letter: the cost of its inverse.
     back: Vec<u32>,
+    /// Whether every rotation of an optimal canonical sequence is canonical: the canonical
+    /// automaton only remembers the last letter, and every pair it refuses multiplies to
+    /// the identity or to one cheaper letter (so no optimal sequence holds it, even across
+    /// the wrap). True in atm on the 3x3x3; not in htm, which refuses `D U` for `U D`.
+    rotations: bool,
     degree: usize,
     max_cost: u32,
 }
@@ -145,6 +150,10 @@ struct Search<'a> {
     /// tasks before it go on, so the solution returned is the same on every run.
     found: &'a AtomicUsize,
     task: usize,
+    /// Letters ranked for the rotation rule (see [`Solver::rotations`]): a letter ranked
+    /// below `min_rank` is not searched (all ranks 0 without the rule).
+    rank: &'a [u32],
+    min_rank: u32,
     solutions: &'a Mutex<Vec<(usize, Vec<u32>)>>,
     nodes: u64,
     next_bound: u32,
@@ -231,6 +240,10 @@ impl Search<'_> {
         }
         let choice = (hv, ht);
         for (ci, &(l, _)) in allowed.iter().enumerate() {
+            if self.rank[l as usize] < self.min_rank {
+                first.push(None);
+                continue;
+            }
             let kid = &mut kids[ci * n..(ci + 1) * n];
             self.s
                 .model
@@ -256,6 +269,9 @@ impl Search<'_> {
         for (ci, &(l, next)) in allowed.iter().enumerate() {
             if !self.all && self.found.load(Ordering::Relaxed) <= self.task {
                 break;
+            }
+            if self.rank[l as usize] < self.min_rank {
+                continue;
             }
             let g2 = g + self.s.metric.cost[l as usize];
             if g2 > self.bound {
@@ -367,7 +383,9 @@ impl Solver {
         let needed = (0..variants.len())
             .flat_map(|v| whole.iter().map(move |&w| v == 0 || !w))
             .collect();
+        let rotations = rotations_stay_canonical(metric, &canon);
         Ok(Solver {
+            rotations,
             needed,
             locator: Locator::new(&model),
             consistent: variants.iter().map(|v| !v.1).collect(),
@@ -625,6 +643,56 @@ impl Solver {
                 .collect::<Vec<Vec<u32>>>(),
             &fixing,
         );
+        // A central position (one that commutes with every letter), where rotations of
+        // optimal canonical sequences stay canonical: every rotation of a solution solves
+        // it too, so only solutions that start with a lowest-ranked letter are searched.
+        let rotate = !all
+            && self.rotations
+            && self
+                .metric
+                .alphabet
+                .perms
+                .iter()
+                .all(|a| a.then(position) == position.then(a));
+        let rank = if rotate {
+            rotation_ranks(self.metric.len(), &fixing)
+        } else {
+            vec![0; self.metric.len()]
+        };
+        let mut order: Vec<usize> = (0..tasks.len())
+            .filter(|&t| keep[t])
+            .filter(|&t| {
+                let (l, _, then) = tasks[t];
+                then.is_none_or(|(l2, _)| rank[l2 as usize] >= rank[l as usize])
+            })
+            .collect();
+        // The tasks run in order of their bound after the first letters, lowest first: the
+        // subtrees with the most room hold solutions most often, and the last iteration
+        // ends at the first solution (10 positions of 16 random moves at 8 GiB: 598 s in
+        // list order, 344 s in this one; see benches/solver/README.md).
+        {
+            let mut sc = self.scratch();
+            let mut ub = vec![0; self.variants.len() * self.heuristic.pdbs.len()];
+            let (mut a, mut b) = (vec![0u8; self.model.n], vec![0u8; self.model.n]);
+            let key: Vec<u32> = tasks
+                .iter()
+                .map(|&(l, _, then)| {
+                    self.model.apply(&self.actions[l as usize], &start, &mut a);
+                    let mut g = self.metric.cost[l as usize];
+                    if let Some((l2, _)) = then {
+                        self.model.apply(&self.actions[l2 as usize], &a, &mut b);
+                        std::mem::swap(&mut a, &mut b);
+                        g += self.metric.cost[l2 as usize];
+                    }
+                    if a == solved {
+                        return g;
+                    }
+                    let hint = &mut (0, usize::MAX);
+                    g + self.lower_bound(&a, u32::MAX, None, &mut sc, hint, None, &mut ub)
+                })
+                .collect();
+            order.sort_by_key(|&t| key[t]);
+        }
         loop {
             if bound > self.max_cost {
                 return invalid(format!("no solution of cost at most {}", self.max_cost));
@@ -633,80 +701,96 @@ impl Solver {
             let found = AtomicUsize::new(usize::MAX);
             let solutions = Mutex::new(Vec::new());
             let total_nodes = AtomicU64::new(0);
-            let next = tasks
-                .par_iter()
-                .enumerate()
-                .filter(|&(task, _)| keep[task])
-                .map(|(task, &(l, st, then))| -> Result<u32, SolveError> {
-                    let mut search = Search {
-                        s: self,
-                        bound,
-                        all,
-                        found: &found,
-                        task,
-                        solutions: &solutions,
-                        nodes: 0,
-                        next_bound: u32::MAX,
-                        ctl,
-                        solved: solved.clone(),
-                        bufs: vec![vec![0u8; self.model.n]; max_depth + 1],
-                        sc: self.scratch(),
-                        kids: vec![Vec::new(); max_depth + 1],
-                        ubs: vec![
-                            vec![0; self.variants.len() * self.heuristic.pdbs.len()];
-                            max_depth + 1
-                        ],
-                        first: vec![Vec::new(); max_depth + 1],
-                        hint: (0, usize::MAX),
-                        path: vec![l],
-                    };
-                    if !all && found.load(Ordering::Relaxed) <= task {
+            // Task `order[k]` runs as number `k`: a solution found in it ends the tasks
+            // after `k`, and those before it (still running, or not yet started) go on.
+            let run = |task: usize, &(l, st, then): &Task| -> Result<u32, SolveError> {
+                let mut search = Search {
+                    s: self,
+                    bound,
+                    all,
+                    found: &found,
+                    task,
+                    rank: &rank,
+                    min_rank: rank[l as usize],
+                    solutions: &solutions,
+                    nodes: 0,
+                    next_bound: u32::MAX,
+                    ctl,
+                    solved: solved.clone(),
+                    bufs: vec![vec![0u8; self.model.n]; max_depth + 1],
+                    sc: self.scratch(),
+                    kids: vec![Vec::new(); max_depth + 1],
+                    ubs: vec![
+                        vec![0; self.variants.len() * self.heuristic.pdbs.len()];
+                        max_depth + 1
+                    ],
+                    first: vec![Vec::new(); max_depth + 1],
+                    hint: (0, usize::MAX),
+                    path: vec![l],
+                };
+                if !all && found.load(Ordering::Relaxed) <= task {
+                    return Ok(u32::MAX);
+                }
+                let g = self.metric.cost[l as usize];
+                if g > bound {
+                    return Ok(g);
+                }
+                self.model
+                    .apply(&self.actions[l as usize], &start, &mut search.bufs[0]);
+                if search.bufs[0] == solved {
+                    if g == bound {
+                        search.record();
                         return Ok(u32::MAX);
                     }
-                    let g = self.metric.cost[l as usize];
-                    if g > bound {
-                        return Ok(g);
-                    }
-                    self.model
-                        .apply(&self.actions[l as usize], &start, &mut search.bufs[0]);
-                    if search.bufs[0] == solved {
-                        if g == bound {
-                            search.record();
-                            return Ok(u32::MAX);
-                        }
-                        return Ok(g);
-                    }
-                    let h = search.h(0, bound - g);
-                    if g + h > bound {
-                        return Ok(g + h);
-                    }
-                    let Some((l2, st2)) = then else {
-                        search.dfs(0, g, st)?;
-                        total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
-                        return Ok(search.next_bound);
-                    };
-                    let g2 = g + self.metric.cost[l2 as usize];
-                    if g2 > bound {
-                        return Ok(g2);
-                    }
-                    let (a, b) = search.bufs.split_at_mut(1);
-                    self.model
-                        .apply(&self.actions[l2 as usize], &a[0], &mut b[0]);
-                    search.path.push(l2);
-                    if search.bufs[1] == solved {
-                        if g2 == bound {
-                            search.record();
-                            return Ok(u32::MAX);
-                        }
-                        return Ok(g2);
-                    }
-                    let h2 = search.h(1, bound - g2);
-                    if g2 + h2 > bound {
-                        return Ok(g2 + h2);
-                    }
-                    search.dfs(1, g2, st2)?;
+                    return Ok(g);
+                }
+                let h = search.h(0, bound - g);
+                if g + h > bound {
+                    return Ok(g + h);
+                }
+                let Some((l2, st2)) = then else {
+                    search.dfs(0, g, st)?;
                     total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
-                    Ok(search.next_bound)
+                    return Ok(search.next_bound);
+                };
+                let g2 = g + self.metric.cost[l2 as usize];
+                if g2 > bound {
+                    return Ok(g2);
+                }
+                let (a, b) = search.bufs.split_at_mut(1);
+                self.model
+                    .apply(&self.actions[l2 as usize], &a[0], &mut b[0]);
+                search.path.push(l2);
+                if search.bufs[1] == solved {
+                    if g2 == bound {
+                        search.record();
+                        return Ok(u32::MAX);
+                    }
+                    return Ok(g2);
+                }
+                let h2 = search.h(1, bound - g2);
+                if g2 + h2 > bound {
+                    return Ok(g2 + h2);
+                }
+                search.dfs(1, g2, st2)?;
+                total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
+                Ok(search.next_bound)
+            };
+            // The threads take tasks in order, one at a time, so when a task finds a
+            // solution only the tasks before it that are running must end, not a whole half
+            // of the list split off in advance.
+            let taken = AtomicUsize::new(0);
+            let next = (0..rayon::current_num_threads().max(1))
+                .into_par_iter()
+                .map(|_| -> Result<u32, SolveError> {
+                    let mut next = u32::MAX;
+                    loop {
+                        let k = taken.fetch_add(1, Ordering::Relaxed);
+                        if k >= order.len() || (!all && found.load(Ordering::Relaxed) <= k) {
+                            return Ok(next);
+                        }
+                        next = next.min(run(k, &tasks[order[k]])?);
+                    }
                 })
                 .try_reduce(|| u32::MAX, |a, b| Ok(a.min(b)))?;
             nodes += total_nodes.load(Ordering::Relaxed);
@@ -752,6 +836,70 @@ impl Solver {
             bound = next;
         }
     }
+}
+
+/// See [`Solver::rotations`].
+fn rotations_stay_canonical(metric: &Metric, canon: &Canon) -> bool {
+    let nl = metric.len() as u32;
+    let after: Vec<Option<u32>> = (0..nl).map(|a| canon.next(0, a)).collect();
+    // The state after a letter does not depend on what came before it.
+    let first_order = (0..canon.states as u32).all(|s| {
+        (0..nl).all(|a| {
+            canon
+                .next(s, a)
+                .is_none_or(|t| Some(t) == after[a as usize])
+        })
+    });
+    first_order
+        && (0..nl).all(|a| {
+            let Some(sa) = after[a as usize] else {
+                return true;
+            };
+            (0..nl).all(|b| {
+                if after[b as usize].is_none() || canon.next(sa, b).is_some() {
+                    return true;
+                }
+                let perms = &metric.alphabet.perms;
+                let ab = perms[a as usize].then(&perms[b as usize]);
+                let cost = metric.cost[a as usize] + metric.cost[b as usize];
+                ab.is_identity()
+                    || (0..metric.len()).any(|c| metric.cost[c] < cost && perms[c] == ab)
+            })
+        })
+}
+
+/// Ranks of the letters for the rotation rule: the classes of letters under the symmetries
+/// `maps` fixing the position, the largest classes first (a task starting with a letter of
+/// rank `r` searches only letters of rank `r` and up, and the tasks starting in a large
+/// class shut the most letters out of the others). Given a solution, its rotation starting
+/// at a lowest-ranked letter, conjugated so that its first letters are a searched task,
+/// is a solution that the search keeps: conjugation keeps the letters' classes.
+fn rotation_ranks(letters: usize, maps: &[&[u32]]) -> Vec<u32> {
+    let mut class = vec![usize::MAX; letters];
+    let mut classes: Vec<Vec<usize>> = Vec::new();
+    for l in 0..letters {
+        if class[l] != usize::MAX {
+            continue;
+        }
+        let mut members: Vec<usize> = std::iter::once(l)
+            .chain(maps.iter().map(|m| m[l] as usize))
+            .collect();
+        members.sort_unstable();
+        members.dedup();
+        for &m in &members {
+            class[m] = classes.len();
+        }
+        classes.push(members);
+    }
+    let mut by_size: Vec<usize> = (0..classes.len()).collect();
+    by_size.sort_by_key(|&c| (std::cmp::Reverse(classes[c].len()), classes[c][0]));
+    let mut rank = vec![0u32; letters];
+    for (r, &c) in by_size.iter().enumerate() {
+        for &m in &classes[c] {
+            rank[m] = r as u32;
+        }
+    }
+    rank
 }
 
 /// Conjugates looked up by default. Each one costs table look-ups at every node: on the
@@ -1002,6 +1150,31 @@ mod tests {
                 assert_eq!(a.solutions, b.solutions, "{text}");
             }
         }
+    }
+
+    #[test]
+    fn rotations_rule_only_where_rotations_stay_canonical() {
+        let c3 = cube3();
+        let htm = Metric::htm(&c3, &FACES).unwrap();
+        let atm = Metric::atm(&c3, &FACES).unwrap();
+        assert!(rotations_stay_canonical(&atm, &Canon::new(&atm)));
+        // htm refuses `D U` (searching `U D`), which is no cheaper.
+        assert!(!rotations_stay_canonical(&htm, &Canon::new(&htm)));
+        // The superflip is fixed by the 24 rotations: atm letters fall into 9 classes (3
+        // quarter and half turn classes of 6, and the axial pairs U^a D^b up to a <-> b).
+        let solver = Solver::new(&c3, &atm, &opts(1 << 20), &Control::default()).unwrap();
+        let superflip = seq(&c3, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
+        let fixing = solver.symmetries.fixing(&superflip);
+        assert_eq!(fixing.len(), 24);
+        let rank = rotation_ranks(atm.len(), &fixing);
+        let mut sizes = vec![0; 1 + *rank.iter().max().unwrap() as usize];
+        for &r in &rank {
+            sizes[r as usize] += 1;
+        }
+        assert_eq!(sizes, vec![6, 6, 6, 6, 6, 6, 3, 3, 3]);
+        // Without symmetries every letter is its own class.
+        let rank = rotation_ranks(atm.len(), &[]);
+        assert_eq!(rank, (0..atm.len() as u32).collect::<Vec<_>>());
     }
 
     /// Superflip is 14 in atm: heavy (large tables), run with --ignored or in the benchmark.
