@@ -201,6 +201,30 @@ impl Search<'_> {
         self.found.fetch_min(self.task, Ordering::Relaxed);
     }
 
+    /// The first letters of a task: applies `l` to the state at `depth - 1` (`start` at
+    /// depth 0) into `bufs[depth]`, `g` being the cost so far. `Some(next bound)` when the
+    /// node ends there (cut, or solved), `None` when the search goes on below it.
+    fn enter(&mut self, depth: usize, start: &[u8], l: u32, g: u32) -> Option<u32> {
+        if g > self.bound {
+            return Some(g);
+        }
+        let (done, rest) = self.bufs.split_at_mut(depth);
+        let from = done.last().map_or(start, |b| b.as_slice());
+        self.s
+            .model
+            .apply(&self.s.actions[l as usize], from, &mut rest[0]);
+        self.path.push(l);
+        if self.bufs[depth] == self.solved {
+            if g == self.bound {
+                self.record();
+                return Some(u32::MAX);
+            }
+            return Some(g);
+        }
+        let h = self.h(depth, self.bound - g);
+        (g + h > self.bound).then_some(g + h)
+    }
+
     /// Lower bound of the distance of `t` (at least 1 when not solved).
     fn h(&mut self, depth: usize, limit: u32) -> u32 {
         self.s.lower_bound(
@@ -252,9 +276,11 @@ impl Search<'_> {
             let limit = self
                 .bound
                 .saturating_sub(g + self.s.metric.cost[l as usize]);
-            let useless = ht < np
-                && self.s.consistent[hv]
-                && self.ubs[depth][hv * np + ht] as u32 + self.s.back[l as usize] <= limit;
+            let parent = Parent {
+                ub: &self.ubs[depth],
+                back: self.s.back[l as usize],
+            };
+            let useless = ht < np && self.s.bounded(Some(parent), hv, ht, limit).is_some();
             let f = if useless {
                 None
             } else {
@@ -418,6 +444,15 @@ impl Solver {
         }
     }
 
+    /// The parent's bound on table `k`'s value on variant `v` of the child, when it says
+    /// that the look-up cannot go above `limit` (see [`Parent`]).
+    #[inline]
+    fn bounded(&self, parent: Option<Parent>, v: usize, k: usize, limit: u32) -> Option<u8> {
+        let p = parent?;
+        let b = p.ub[v * self.heuristic.pdbs.len() + k] as u32 + p.back;
+        (self.consistent[v] && b <= limit).then_some(b as u8)
+    }
+
     /// The table index of the hinted look-up, to prefetch before [`Solver::lower_bound`].
     #[inline]
     fn hint_index(&self, t: &[u8], hint: (usize, usize), sc: &mut Scratch) -> Option<u64> {
@@ -455,11 +490,7 @@ impl Solver {
         let np = pdbs.len();
         // The parent's bound on (variant v, table k) plus the way back, when it says that
         // the look-up cannot go above the limit.
-        let known = |v: usize, k: usize| -> Option<u8> {
-            let p = parent?;
-            let b = p.ub[v * np + k] as u32 + p.back;
-            (self.consistent[v] && b <= limit).then_some(b as u8)
-        };
+        let known = |v: usize, k: usize| self.bounded(parent, v, k, limit);
         let first = match first {
             Some(f) => Some(f),
             None if hint.1 < np && known(hint.0, hint.1).is_none() => {
@@ -726,27 +757,14 @@ impl Solver {
                     ],
                     first: vec![Vec::new(); max_depth + 1],
                     hint: (0, usize::MAX),
-                    path: vec![l],
+                    path: Vec::new(),
                 };
                 if !all && found.load(Ordering::Relaxed) <= task {
                     return Ok(u32::MAX);
                 }
                 let g = self.metric.cost[l as usize];
-                if g > bound {
-                    return Ok(g);
-                }
-                self.model
-                    .apply(&self.actions[l as usize], &start, &mut search.bufs[0]);
-                if search.bufs[0] == solved {
-                    if g == bound {
-                        search.record();
-                        return Ok(u32::MAX);
-                    }
-                    return Ok(g);
-                }
-                let h = search.h(0, bound - g);
-                if g + h > bound {
-                    return Ok(g + h);
+                if let Some(next) = search.enter(0, &start, l, g) {
+                    return Ok(next);
                 }
                 let Some((l2, st2)) = then else {
                     search.dfs(0, g, st)?;
@@ -754,23 +772,8 @@ impl Solver {
                     return Ok(search.next_bound);
                 };
                 let g2 = g + self.metric.cost[l2 as usize];
-                if g2 > bound {
-                    return Ok(g2);
-                }
-                let (a, b) = search.bufs.split_at_mut(1);
-                self.model
-                    .apply(&self.actions[l2 as usize], &a[0], &mut b[0]);
-                search.path.push(l2);
-                if search.bufs[1] == solved {
-                    if g2 == bound {
-                        search.record();
-                        return Ok(u32::MAX);
-                    }
-                    return Ok(g2);
-                }
-                let h2 = search.h(1, bound - g2);
-                if g2 + h2 > bound {
-                    return Ok(g2 + h2);
+                if let Some(next) = search.enter(1, &start, l2, g2) {
+                    return Ok(next);
                 }
                 search.dfs(1, g2, st2)?;
                 total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
