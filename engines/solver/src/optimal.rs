@@ -116,17 +116,26 @@ fn puzzle_key(puzzle: &Puzzle) -> u64 {
 
 /// Buffers of one search thread for [`Solver::lower_bound`].
 struct Scratch {
-    inv: Vec<u8>,
     b: Vec<u8>,
+    probe: Probe,
+    located: Located,
+}
+
+/// One bound in progress (see [`Solver::plan`]).
+#[derive(Default)]
+struct Probe {
+    inv: Vec<u8>,
     /// Every variant's state, one after another.
     vars: Vec<u8>,
     /// Table indices, variant after variant.
     idx: Vec<u64>,
-    /// The round of each look-up (see [`Solver::lower_bound`]).
+    /// The round of each look-up (`u8::MAX`: not made).
     round: Vec<u8>,
     /// Which variants' states are in `vars`.
     staged: Vec<bool>,
-    located: Located,
+    limit: u32,
+    /// The largest value read so far.
+    h: u32,
 }
 
 /// Asks the cache for `table[i]` ahead of reading it.
@@ -166,6 +175,11 @@ struct Search<'a> {
     /// Per depth: the children's states, and their first look-up (hint, index).
     kids: Vec<Vec<u8>>,
     first: Vec<Vec<First>>,
+    /// Per depth: the children's bounds in progress, their upper bounds (as `ubs`), and
+    /// the children not cut (so far).
+    probes: Vec<Vec<Probe>>,
+    kid_ubs: Vec<Vec<u8>>,
+    pending: Vec<Vec<u8>>,
     /// Per depth: upper bounds of the node's table values, (variant, table) after
     /// (variant, table) (see [`Parent`]).
     ubs: Vec<Vec<u8>>,
@@ -245,8 +259,10 @@ impl Search<'_> {
         }
         let n = self.s.model.n;
         let allowed = self.s.canon.allowed(state);
-        // First every child's state and its hinted look-up, prefetched, so the cache misses
-        // of the children overlap; then the children one by one.
+        // Every child's bound is found before the search goes below any of them, in
+        // sweeps over the children, so the cache misses of the siblings overlap (and no
+        // sibling's subtree evicts the lines prefetched for another). First every
+        // child's state and the index of its first look-up.
         let mut kids = std::mem::take(&mut self.kids[depth]);
         kids.resize(allowed.len() * n, 0);
         let mut first = std::mem::take(&mut self.first[depth]);
@@ -286,16 +302,24 @@ impl Search<'_> {
             } else {
                 self.s.hint_index(kid, choice, &mut self.sc)
             };
-            if let Some(i) = f {
-                prefetch(&self.s.heuristic.pdbs[ht].table, i >> 1);
-            }
             first.push(f.map(|i| (choice, i)));
         }
-        let mut result = Ok(());
-        for (ci, &(l, next)) in allowed.iter().enumerate() {
-            if !self.all && self.found.load(Ordering::Relaxed) <= self.task {
-                break;
-            }
+        // Their prefetches in one burst, after every index (see [`Solver::stage`]).
+        for f in first.iter().flatten() {
+            prefetch(&self.s.heuristic.pdbs[f.0 .1].table, f.1 >> 1);
+        }
+        // Then each child's first look-up; the children it does not cut are planned (see
+        // [`Solver::plan`]) and their first round's indices computed.
+        let stride = self.ubs[depth].len();
+        let mut kub = std::mem::take(&mut self.kid_ubs[depth]);
+        kub.resize(allowed.len() * stride, 0);
+        let mut probes = std::mem::take(&mut self.probes[depth]);
+        if probes.len() < allowed.len() {
+            probes.resize_with(allowed.len(), Probe::default);
+        }
+        let mut pending = std::mem::take(&mut self.pending[depth]);
+        pending.clear();
+        for (ci, &(l, _)) in allowed.iter().enumerate() {
             if self.rank[l as usize] < self.min_rank {
                 continue;
             }
@@ -305,41 +329,93 @@ impl Search<'_> {
                 continue;
             }
             let kid = &kids[ci * n..(ci + 1) * n];
-            self.path.push(l);
             if kid == &self.solved[..] {
                 if g2 == self.bound {
+                    self.path.push(l);
                     self.record();
+                    self.path.pop();
                 } else {
                     self.next_bound = self.next_bound.min(g2);
                 }
-            } else {
-                let (ub, ub_kid) = self.ubs.split_at_mut(depth + 1);
-                let h = self.s.lower_bound(
-                    kid,
-                    self.bound - g2,
-                    first[ci],
-                    &mut self.sc,
-                    &mut self.hint,
-                    Some(Parent {
-                        ub: &ub[depth],
-                        back: self.s.back[l as usize],
-                    }),
-                    &mut ub_kid[0],
-                );
-                if g2 + h > self.bound {
-                    self.next_bound = self.next_bound.min(g2 + h);
-                } else {
-                    self.bufs[depth + 1].copy_from_slice(kid);
-                    if let Err(e) = self.dfs(depth + 1, g2, next) {
-                        result = Err(e);
+                continue;
+            }
+            let limit = self.bound - g2;
+            if let Some(((_, table), i)) = first[ci] {
+                let v = self.s.heuristic.pdbs[table].value(i) as u32;
+                if v > limit {
+                    self.next_bound = self.next_bound.min(g2 + v);
+                    continue;
+                }
+            }
+            let parent = Parent {
+                ub: &self.ubs[depth],
+                back: self.s.back[l as usize],
+            };
+            let ub = &mut kub[ci * stride..(ci + 1) * stride];
+            let pr = &mut probes[ci];
+            self.s.plan(kid, limit, Some(parent), ub, pr);
+            for v in 0..self.s.variants.len() {
+                self.s.stage(kid, v, 0, pr, &mut self.sc.located);
+            }
+            pending.push(ci as u8);
+        }
+        // Then round by round over the children still pending: every index, one burst of
+        // prefetches, the reads; a child above its limit drops out.
+        let nv = self.s.variants.len();
+        for r in 0..3u8 {
+            if r > 0 {
+                for &ci in &pending {
+                    let ci = ci as usize;
+                    let kid = &kids[ci * n..(ci + 1) * n];
+                    for v in 0..nv {
+                        self.s
+                            .stage(kid, v, r, &mut probes[ci], &mut self.sc.located);
                     }
                 }
+            }
+            for &ci in &pending {
+                for v in 0..nv {
+                    self.s.fire(v, r, &probes[ci as usize]);
+                }
+            }
+            let mut kept = 0;
+            for j in 0..pending.len() {
+                let ci = pending[j] as usize;
+                let ub = &mut kub[ci * stride..(ci + 1) * stride];
+                let pr = &mut probes[ci];
+                if (0..nv).any(|v| self.s.collect(v, r, pr, ub, &mut self.hint)) {
+                    let g2 = g + self.s.metric.cost[allowed[ci].0 as usize];
+                    self.next_bound = self.next_bound.min(g2 + pr.h);
+                } else {
+                    pending[kept] = ci as u8;
+                    kept += 1;
+                }
+            }
+            pending.truncate(kept);
+        }
+        self.probes[depth] = probes;
+        // Then the search below the children left, in order.
+        let mut result = Ok(());
+        for &ci in &pending {
+            let ci = ci as usize;
+            if !self.all && self.found.load(Ordering::Relaxed) <= self.task {
+                break;
+            }
+            let (l, next) = allowed[ci];
+            let g2 = g + self.s.metric.cost[l as usize];
+            self.path.push(l);
+            self.bufs[depth + 1].copy_from_slice(&kids[ci * n..(ci + 1) * n]);
+            self.ubs[depth + 1].copy_from_slice(&kub[ci * stride..(ci + 1) * stride]);
+            if let Err(e) = self.dfs(depth + 1, g2, next) {
+                result = Err(e);
             }
             self.path.pop();
             if result.is_err() {
                 break;
             }
         }
+        self.kid_ubs[depth] = kub;
+        self.pending[depth] = pending;
         self.kids[depth] = kids;
         self.first[depth] = first;
         result
@@ -462,18 +538,18 @@ impl Solver {
             return Some(pdb.pattern.index(t));
         }
         if self.variants[hv].1 {
-            self.model.inverse(t, &mut sc.inv);
+            self.model.inverse(t, &mut sc.probe.inv);
         }
-        self.variant(hv, t, &sc.inv, &mut sc.b);
+        self.variant(hv, t, &sc.probe.inv, &mut sc.b);
         Some(pdb.pattern.index(&sc.b))
     }
 
     /// Lower bound of the distance of `t` (at least 1; `t` is not solved): the largest table
     /// value over every variant of `t`. The hinted look-up (the one that last went above a
-    /// limit) is tried first; then the variants one by one, each with all its tables'
-    /// lines prefetched together. Above `limit`, the hint is updated. With a `parent`, the
-    /// look-ups that cannot go above `limit` are left out (see [`Parent`]). When the bound
-    /// stays within `limit`, `ub` receives an upper bound of every (variant, table) value.
+    /// limit) is tried first; then the rounds of [`Solver::plan`], variant by variant,
+    /// each variant's look-ups prefetched together. Above `limit`, the hint is updated.
+    /// When the bound stays within `limit`, `ub` receives an upper bound of every
+    /// (variant, table) value.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     fn lower_bound(
@@ -486,46 +562,51 @@ impl Solver {
         parent: Option<Parent>,
         ub: &mut [u8],
     ) -> u32 {
-        let pdbs = &self.heuristic.pdbs;
-        let np = pdbs.len();
-        // The parent's bound on (variant v, table k) plus the way back, when it says that
-        // the look-up cannot go above the limit.
-        let known = |v: usize, k: usize| self.bounded(parent, v, k, limit);
+        let np = self.heuristic.pdbs.len();
         let first = match first {
             Some(f) => Some(f),
-            None if hint.1 < np && known(hint.0, hint.1).is_none() => {
+            None if hint.1 < np && self.bounded(parent, hint.0, hint.1, limit).is_none() => {
                 self.hint_index(t, *hint, sc).map(|i| (*hint, i))
             }
             None => None,
         };
         if let Some(((_, table), i)) = first {
-            let v = pdbs[table].value(i) as u32;
+            let v = self.heuristic.pdbs[table].value(i) as u32;
             if v > limit {
                 return v;
             }
         }
-        // Variant by variant: a variant's indices are all computed and prefetched, so its
-        // misses overlap, then read; the first variant above the limit ends it. Prefetching
-        // the next variant before reading this one was slower (18.6 s against 15.8 s on 8
-        // positions of 14-15 moves at 8 GiB): the memory-level parallelism is used up, and
-        // the next variant's lines are wasted when this one cuts.
+        let mut probe = std::mem::take(&mut sc.probe);
+        self.plan(t, limit, parent, ub, &mut probe);
+        let h = self.rounds(t, 0, &mut probe, &mut sc.located, ub, hint);
+        sc.probe = probe;
+        h
+    }
+
+    /// Starts a bound of `t` in `pr`: which look-ups to make, in up to three rounds, the
+    /// likeliest to cut first: the tables whose value on the parent was above the
+    /// child's limit (they cut unless the letter brought the value down), then those at
+    /// the limit, then the rest. With a `parent`, the look-ups that cannot go above
+    /// `limit` are left out (see [`Parent`]); `ub` gets the parent's bound for them.
+    fn plan(&self, t: &[u8], limit: u32, parent: Option<Parent>, ub: &mut [u8], pr: &mut Probe) {
+        let np = self.heuristic.pdbs.len();
         let nv = self.variants.len();
         let n = self.model.n;
-        let mut vars = std::mem::take(&mut sc.vars);
-        sc.idx.resize(nv * np, 0);
+        pr.limit = limit;
+        pr.h = 0;
+        pr.vars.resize(nv * n, 0);
+        pr.inv.resize(n, 0);
+        pr.idx.resize(nv * np, 0);
+        pr.round.resize(nv * np, 0);
+        pr.staged.clear();
+        pr.staged.resize(nv, false);
         if nv > 1 {
-            self.model.inverse(t, &mut sc.inv);
+            self.model.inverse(t, &mut pr.inv);
         }
-        // Which look-ups to make, in up to three rounds, the likeliest to cut first: the
-        // tables whose value on the parent was above the child's limit (they cut unless the
-        // letter brought the value down), then those at the limit, then the rest. The
-        // others are bounded by the parent's (`u8::MAX` below).
-        let mut round = std::mem::take(&mut sc.round);
-        round.resize(nv * np, 0);
         for v in 0..nv {
             for k in 0..np {
                 let j = v * np + k;
-                round[j] = match (known(v, k), parent) {
+                pr.round[j] = match (self.bounded(parent, v, k, limit), parent) {
                     _ if !self.needed[j] => {
                         ub[j] = 0;
                         u8::MAX
@@ -543,68 +624,114 @@ impl Solver {
                 };
             }
         }
-        // Variant by variant within a round: a variant's indices are computed and
-        // prefetched together, so its misses overlap, then read; the first value above
-        // the limit ends it. Prefetching the next variant before reading this one was
-        // slower (18.6 s against 15.8 s on 8 positions of 14-15 moves at 8 GiB): the
-        // memory-level parallelism is used up, and its lines are wasted when this one cuts.
-        let mut staged = std::mem::take(&mut sc.staged);
-        staged.clear();
-        staged.resize(nv, false);
-        let mut h = 0u32;
-        for r in 0..3u8 {
-            for v in 0..nv {
-                let mine = &round[v * np..(v + 1) * np];
-                if !mine.contains(&r) {
-                    continue;
-                }
-                let state = &mut vars[v * n..(v + 1) * n];
-                if !staged[v] {
-                    staged[v] = true;
-                    if v == 0 {
-                        state.copy_from_slice(t);
-                    } else {
-                        self.variant(v, t, &sc.inv, state);
-                    }
-                }
-                self.locator.locate(state, &mut sc.located);
-                for (k, p) in pdbs.iter().enumerate() {
-                    if mine[k] == r {
-                        let i = p.pattern.index_located(state, &sc.located);
-                        prefetch(&p.table, i >> 1);
-                        sc.idx[v * np + k] = i;
-                    }
-                }
-                for (k, p) in pdbs.iter().enumerate() {
-                    if mine[k] != r {
-                        continue;
-                    }
-                    let val = p.value(sc.idx[v * np + k]);
-                    ub[v * np + k] = val;
-                    if val as u32 > h {
-                        h = val as u32;
-                        if h > limit {
-                            *hint = (v, k);
-                            (sc.vars, sc.round, sc.staged) = (vars, round, staged);
-                            return h;
-                        }
-                    }
+    }
+
+    /// Computes the indices of the look-ups of round `r` of variant `v` of `t`.
+    ///
+    /// Every index is computed first and the prefetches are issued together after
+    /// ([`Solver::fire`]): a prefetch issued between index computations stalls until its
+    /// miss is under way (260 ns a look-up interleaved, 65 ns in bursts, in a
+    /// micro-benchmark on this machine).
+    #[inline]
+    fn stage(&self, t: &[u8], v: usize, r: u8, pr: &mut Probe, located: &mut Located) {
+        let pdbs = &self.heuristic.pdbs;
+        let np = pdbs.len();
+        let n = self.model.n;
+        let mine = &pr.round[v * np..(v + 1) * np];
+        if !mine.contains(&r) {
+            return;
+        }
+        let state = &mut pr.vars[v * n..(v + 1) * n];
+        if !pr.staged[v] {
+            pr.staged[v] = true;
+            if v == 0 {
+                state.copy_from_slice(t);
+            } else {
+                self.variant(v, t, &pr.inv, state);
+            }
+        }
+        self.locator.locate(state, located);
+        for (k, p) in pdbs.iter().enumerate() {
+            if mine[k] == r {
+                pr.idx[v * np + k] = p.pattern.index_located(state, located);
+            }
+        }
+    }
+
+    /// Prefetches the look-ups of round `r` of variant `v` (indices from [`Solver::stage`]).
+    #[inline]
+    fn fire(&self, v: usize, r: u8, pr: &Probe) {
+        let np = self.heuristic.pdbs.len();
+        for (k, p) in self.heuristic.pdbs.iter().enumerate() {
+            if pr.round[v * np + k] == r {
+                prefetch(&p.table, pr.idx[v * np + k] >> 1);
+            }
+        }
+    }
+
+    /// Reads the look-ups of round `r` of variant `v` into `pr.h` and `ub`: true when the
+    /// bound went above the limit (the hint is then that look-up).
+    #[inline]
+    fn collect(
+        &self,
+        v: usize,
+        r: u8,
+        pr: &mut Probe,
+        ub: &mut [u8],
+        hint: &mut (usize, usize),
+    ) -> bool {
+        let np = self.heuristic.pdbs.len();
+        for (k, p) in self.heuristic.pdbs.iter().enumerate() {
+            let j = v * np + k;
+            if pr.round[j] != r {
+                continue;
+            }
+            let val = p.value(pr.idx[j]);
+            ub[j] = val;
+            if val as u32 > pr.h {
+                pr.h = val as u32;
+                if pr.h > pr.limit {
+                    *hint = (v, k);
+                    return true;
                 }
             }
         }
-        (sc.vars, sc.round, sc.staged) = (vars, round, staged);
-        h.max(1)
+        false
+    }
+
+    /// The rounds from `from` on, variant by variant: a variant's look-ups are prefetched
+    /// together, so their misses overlap, then read; the first value above the limit ends
+    /// it. Prefetching the next variant before reading this one was slower (18.6 s against
+    /// 15.8 s on 8 positions of 14-15 moves at 8 GiB): its lines are wasted when this one
+    /// cuts. Returns the bound (at least 1).
+    fn rounds(
+        &self,
+        t: &[u8],
+        from: u8,
+        pr: &mut Probe,
+        located: &mut Located,
+        ub: &mut [u8],
+        hint: &mut (usize, usize),
+    ) -> u32 {
+        for r in from..3 {
+            for v in 0..self.variants.len() {
+                self.stage(t, v, r, pr, located);
+                self.fire(v, r, pr);
+                if self.collect(v, r, pr, ub, hint) {
+                    return pr.h;
+                }
+            }
+        }
+        pr.h.max(1)
     }
 
     fn scratch(&self) -> Scratch {
-        let n = self.model.n;
         Scratch {
-            inv: vec![0; n],
-            b: vec![0; n],
-            vars: vec![0; n * self.variants.len()],
-            idx: Vec::with_capacity(self.variants.len() * self.heuristic.pdbs.len()),
-            round: Vec::new(),
-            staged: Vec::new(),
+            b: vec![0; self.model.n],
+            probe: Probe {
+                inv: vec![0; self.model.n],
+                ..Probe::default()
+            },
             located: self.locator.buffer(),
         }
     }
@@ -751,6 +878,9 @@ impl Solver {
                     bufs: vec![vec![0u8; self.model.n]; max_depth + 1],
                     sc: self.scratch(),
                     kids: vec![Vec::new(); max_depth + 1],
+                    kid_ubs: vec![Vec::new(); max_depth + 1],
+                    probes: (0..=max_depth).map(|_| Vec::new()).collect(),
+                    pending: vec![Vec::new(); max_depth + 1],
                     ubs: vec![
                         vec![0; self.variants.len() * self.heuristic.pdbs.len()];
                         max_depth + 1
