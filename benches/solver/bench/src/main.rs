@@ -107,6 +107,75 @@ fn kpuzzle(p: &Puzzle) -> String {
     s
 }
 
+/// Asks the cache for `table[i]`.
+#[inline(always)]
+fn prefetch(table: &[u8], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching never faults.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(table.as_ptr().add(i) as *const i8);
+    }
+}
+
+/// Look-ups into `tables` 8-edge tables of the 3x3x3 (2.4 GiB each) from random positions,
+/// 16 at a time: each prefetch issued right after its index is computed, against every index
+/// first and the prefetches in one burst (see `Solver::stage` in puz-solver).
+fn lookups(tables: usize) {
+    use puz_solver::bigbuf::BigBuf;
+    use puz_solver::pdb::Pattern;
+    let p = cube3();
+    let model = Model::new(&p).unwrap();
+    let m = metric(&p, "htm");
+    let actions: Vec<_> = m.alphabet.perms.iter().map(|g| model.action(g).unwrap()).collect();
+    let edges = (0..model.orbits.len()).find(|&o| model.orbits[o].size == 12).unwrap();
+    let pats: Vec<Pattern> = (0..tables)
+        .map(|t| Pattern::new(&model, edges, (0..8).map(|i| ((i + 2 * t) % 12) as u8).collect()))
+        .collect();
+    let bufs: Vec<BigBuf> = pats.iter().map(|pt| BigBuf::new(pt.bytes() as usize, 1)).collect();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let n = model.n;
+    let count = 1 << 20;
+    let mut states = Vec::with_capacity(count * n);
+    let (mut s, mut t) = (model.solved(), model.solved());
+    for _ in 0..count {
+        for _ in 0..20 {
+            model.apply(&actions[rng.gen_range(0..actions.len())], &s, &mut t);
+            std::mem::swap(&mut s, &mut t);
+        }
+        states.extend_from_slice(&s);
+    }
+    for burst in [false, true, false, true] {
+        let t0 = Instant::now();
+        let mut sum = 0u64;
+        let mut idx = [0usize; 16];
+        for (c, chunk) in states.chunks(16 * n).enumerate() {
+            let k = c % tables;
+            for (j, st) in chunk.chunks(n).enumerate() {
+                idx[j] = (pats[k].index(st) >> 1) as usize;
+                if !burst {
+                    prefetch(&bufs[k], idx[j]);
+                }
+            }
+            if burst {
+                for &i in &idx {
+                    prefetch(&bufs[k], i);
+                }
+            }
+            for &i in &idx {
+                sum += bufs[k][i] as u64;
+            }
+        }
+        let ns = t0.elapsed().as_secs_f64() * 1e9 / count as f64;
+        println!(
+            "{} tables of {} MiB, 16 look-ups at a time, {}: {ns:.1} ns a look-up ({sum})",
+            tables,
+            pats[0].bytes() >> 20,
+            if burst { "prefetches in one burst" } else { "each prefetch after its index" }
+        );
+    }
+}
+
 fn ctl() -> Control {
     Control::default().with_progress(|m| eprintln!("  .. {m}"))
 }
@@ -259,6 +328,7 @@ fn main() {
                 t1.elapsed().as_secs_f64()
             );
         }
-        _ => eprintln!("usage: bench kpuzzle|gods|depth|scrambles|optimal|superflip ..."),
+        "lookups" => lookups(arg(2).parse().unwrap_or(3)),
+        _ => eprintln!("usage: bench kpuzzle|gods|depth|scrambles|optimal|superflip|lookups ..."),
     }
 }
