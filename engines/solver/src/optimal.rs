@@ -179,7 +179,7 @@ struct Search<'a> {
     /// the children not cut (so far).
     probes: Vec<Vec<Probe>>,
     kid_ubs: Vec<Vec<u8>>,
-    pending: Vec<Vec<u8>>,
+    pending: Vec<Vec<usize>>,
     /// Per depth: upper bounds of the node's table values, (variant, table) after
     /// (variant, table) (see [`Parent`]).
     ubs: Vec<Vec<u8>>,
@@ -357,7 +357,7 @@ impl Search<'_> {
             for v in 0..self.s.variants.len() {
                 self.s.stage(kid, v, 0, pr, &mut self.sc.located);
             }
-            pending.push(ci as u8);
+            pending.push(ci);
         }
         // Then round by round over the children still pending: every index, one burst of
         // prefetches, the reads; a child above its limit drops out.
@@ -365,7 +365,6 @@ impl Search<'_> {
         for r in 0..3u8 {
             if r > 0 {
                 for &ci in &pending {
-                    let ci = ci as usize;
                     let kid = &kids[ci * n..(ci + 1) * n];
                     for v in 0..nv {
                         self.s
@@ -375,19 +374,19 @@ impl Search<'_> {
             }
             for &ci in &pending {
                 for v in 0..nv {
-                    self.s.fire(v, r, &probes[ci as usize]);
+                    self.s.fire(v, r, &probes[ci]);
                 }
             }
             let mut kept = 0;
             for j in 0..pending.len() {
-                let ci = pending[j] as usize;
+                let ci = pending[j];
                 let ub = &mut kub[ci * stride..(ci + 1) * stride];
                 let pr = &mut probes[ci];
                 if (0..nv).any(|v| self.s.collect(v, r, pr, ub, &mut self.hint)) {
                     let g2 = g + self.s.metric.cost[allowed[ci].0 as usize];
                     self.next_bound = self.next_bound.min(g2 + pr.h);
                 } else {
-                    pending[kept] = ci as u8;
+                    pending[kept] = ci;
                     kept += 1;
                 }
             }
@@ -397,7 +396,6 @@ impl Search<'_> {
         // Then the search below the children left, in order.
         let mut result = Ok(());
         for &ci in &pending {
-            let ci = ci as usize;
             if !self.all && self.found.load(Ordering::Relaxed) <= self.task {
                 break;
             }
