@@ -340,12 +340,9 @@ impl Search<'_> {
                 continue;
             }
             let limit = self.bound - g2;
-            if let Some(((_, table), i)) = first[ci] {
-                let v = self.s.heuristic.pdbs[table].value(i) as u32;
-                if v > limit {
-                    self.next_bound = self.next_bound.min(g2 + v);
-                    continue;
-                }
+            if let Some(v) = self.s.first_cut(first[ci], limit) {
+                self.next_bound = self.next_bound.min(g2 + v);
+                continue;
             }
             let parent = Parent {
                 ub: &self.ubs[depth],
@@ -568,16 +565,26 @@ impl Solver {
             }
             None => None,
         };
-        if let Some(((_, table), i)) = first {
-            let v = self.heuristic.pdbs[table].value(i) as u32;
-            if v > limit {
-                return v;
+        if let Some(v) = self.first_cut(first, limit) {
+            return v;
+        }
+        // The rounds variant by variant: a variant's look-ups are prefetched together, so
+        // their misses overlap, then read; the first value above the limit ends it.
+        let mut pr = std::mem::take(&mut sc.probe);
+        self.plan(t, limit, parent, ub, &mut pr);
+        let mut h = None;
+        'rounds: for r in 0..3 {
+            for v in 0..self.variants.len() {
+                self.stage(t, v, r, &mut pr, &mut sc.located);
+                self.fire(v, r, &pr);
+                if self.collect(v, r, &mut pr, ub, hint) {
+                    h = Some(pr.h);
+                    break 'rounds;
+                }
             }
         }
-        let mut probe = std::mem::take(&mut sc.probe);
-        self.plan(t, limit, parent, ub, &mut probe);
-        let h = self.rounds(t, 0, &mut probe, &mut sc.located, ub, hint);
-        sc.probe = probe;
+        let h = h.unwrap_or(pr.h.max(1));
+        sc.probe = pr;
         h
     }
 
@@ -697,30 +704,12 @@ impl Solver {
         false
     }
 
-    /// The rounds from `from` on, variant by variant: a variant's look-ups are prefetched
-    /// together, so their misses overlap, then read; the first value above the limit ends
-    /// it. Prefetching the next variant before reading this one was slower (18.6 s against
-    /// 15.8 s on 8 positions of 14-15 moves at 8 GiB): its lines are wasted when this one
-    /// cuts. Returns the bound (at least 1).
-    fn rounds(
-        &self,
-        t: &[u8],
-        from: u8,
-        pr: &mut Probe,
-        located: &mut Located,
-        ub: &mut [u8],
-        hint: &mut (usize, usize),
-    ) -> u32 {
-        for r in from..3 {
-            for v in 0..self.variants.len() {
-                self.stage(t, v, r, pr, located);
-                self.fire(v, r, pr);
-                if self.collect(v, r, pr, ub, hint) {
-                    return pr.h;
-                }
-            }
-        }
-        pr.h.max(1)
+    /// The value of a first look-up (see [`First`]) when it is above `limit`.
+    #[inline]
+    fn first_cut(&self, first: First, limit: u32) -> Option<u32> {
+        let ((_, table), i) = first?;
+        let v = self.heuristic.pdbs[table].value(i) as u32;
+        (v > limit).then_some(v)
     }
 
     fn scratch(&self) -> Scratch {
