@@ -160,9 +160,9 @@ struct Search<'a> {
     found: &'a AtomicUsize,
     task: usize,
     /// Letters ranked for the rotation rule (see [`Solver::rotations`]): a letter ranked
-    /// below `min_rank` is not searched (all ranks 0 without the rule).
+    /// that would make the path's ranks no prefix of a necklace is not searched (see
+    /// [`Search::floor`]; all ranks 0 without the rule).
     rank: &'a [u32],
-    min_rank: u32,
     solutions: &'a Mutex<Vec<(usize, Vec<u32>)>>,
     nodes: u64,
     next_bound: u32,
@@ -252,7 +252,22 @@ impl Search<'_> {
         )
     }
 
-    fn dfs(&mut self, depth: usize, g: u32, state: u32) -> Result<(), SolveError> {
+    /// The lowest rank a letter after the path may have, given the period of the path's
+    /// ranks (see [`Search::period_after`]). The rotation rule keeps, of the rotations of a
+    /// solution, one whose ranks are a necklace (the least of their rotations); every
+    /// prefix of a necklace passes the test of Fredricksen, Kessler and Maiorana: with
+    /// `p` the period of the prefix, the next rank is at least the one `p` places back,
+    /// and above it the period becomes the whole prefix.
+    fn floor(&self, period: usize) -> u32 {
+        self.rank[self.path[self.path.len() - period] as usize]
+    }
+
+    /// The period after a letter of rank `r` (at least [`Search::floor`]).
+    fn period_after(&self, period: usize, r: u32) -> usize {
+        next_period(self.floor(period), self.path.len(), period, r).unwrap_or(period)
+    }
+
+    fn dfs(&mut self, depth: usize, g: u32, state: u32, period: usize) -> Result<(), SolveError> {
         self.nodes += 1;
         if self.nodes & 0xffff == 0 {
             self.ctl.check()?;
@@ -279,8 +294,9 @@ impl Search<'_> {
             }
         }
         let choice = (hv, ht);
+        let floor = self.floor(period);
         for (ci, &(l, _)) in allowed.iter().enumerate() {
-            if self.rank[l as usize] < self.min_rank {
+            if self.rank[l as usize] < floor {
                 first.push(None);
                 continue;
             }
@@ -320,7 +336,7 @@ impl Search<'_> {
         let mut pending = std::mem::take(&mut self.pending[depth]);
         pending.clear();
         for (ci, &(l, _)) in allowed.iter().enumerate() {
-            if self.rank[l as usize] < self.min_rank {
+            if self.rank[l as usize] < floor {
                 continue;
             }
             let g2 = g + self.s.metric.cost[l as usize];
@@ -398,10 +414,11 @@ impl Search<'_> {
             }
             let (l, next) = allowed[ci];
             let g2 = g + self.s.metric.cost[l as usize];
+            let p = self.period_after(period, self.rank[l as usize]);
             self.path.push(l);
             self.bufs[depth + 1].copy_from_slice(&kids[ci * n..(ci + 1) * n]);
             self.ubs[depth + 1].copy_from_slice(&kub[ci * stride..(ci + 1) * stride]);
-            if let Err(e) = self.dfs(depth + 1, g2, next) {
+            if let Err(e) = self.dfs(depth + 1, g2, next, p) {
                 result = Err(e);
             }
             self.path.pop();
@@ -856,7 +873,6 @@ impl Solver {
                     found: &found,
                     task,
                     rank: &rank,
-                    min_rank: rank[l as usize],
                     solutions: &solutions,
                     nodes: 0,
                     next_bound: u32::MAX,
@@ -884,15 +900,16 @@ impl Solver {
                     return Ok(next);
                 }
                 let Some((l2, st2)) = then else {
-                    search.dfs(0, g, st)?;
+                    search.dfs(0, g, st, 1)?;
                     total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
                     return Ok(search.next_bound);
                 };
                 let g2 = g + self.metric.cost[l2 as usize];
+                let p2 = search.period_after(1, rank[l2 as usize]);
                 if let Some(next) = search.enter(1, &start, l2, g2) {
                     return Ok(next);
                 }
-                search.dfs(1, g2, st2)?;
+                search.dfs(1, g2, st2, p2)?;
                 total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
                 Ok(search.next_bound)
             };
@@ -958,6 +975,17 @@ impl Solver {
     }
 }
 
+/// One step of the prenecklace test (see [`Search::floor`]): after a prefix of `len` ranks
+/// with period `period`, whose rank `period` places back is `back`, a rank `r`: `None`
+/// when the prefix stops being a prefix of a necklace, else the new period.
+fn next_period(back: u32, len: usize, period: usize, r: u32) -> Option<usize> {
+    match r.cmp(&back) {
+        std::cmp::Ordering::Less => None,
+        std::cmp::Ordering::Equal => Some(period),
+        std::cmp::Ordering::Greater => Some(len + 1),
+    }
+}
+
 /// See [`Solver::rotations`].
 fn rotations_stay_canonical(metric: &Metric, canon: &Canon) -> bool {
     let nl = metric.len() as u32;
@@ -991,9 +1019,10 @@ fn rotations_stay_canonical(metric: &Metric, canon: &Canon) -> bool {
 /// Ranks of the letters for the rotation rule: the classes of letters under the symmetries
 /// `maps` fixing the position, the largest classes first (a task starting with a letter of
 /// rank `r` searches only letters of rank `r` and up, and the tasks starting in a large
-/// class shut the most letters out of the others). Given a solution, its rotation starting
-/// at a lowest-ranked letter, conjugated so that its first letters are a searched task,
-/// is a solution that the search keeps: conjugation keeps the letters' classes.
+/// class shut the most letters out of the others). Given a solution, its rotation whose
+/// ranks are least (a necklace, see [`Search::floor`]), conjugated so that its first
+/// letters are a searched task, is a solution that the search keeps: conjugation keeps
+/// the letters' classes, so the ranks stay a necklace.
 fn rotation_ranks(letters: usize, maps: &[&[u32]]) -> Vec<u32> {
     let mut class = vec![usize::MAX; letters];
     let mut classes: Vec<Vec<usize>> = Vec::new();
@@ -1295,6 +1324,42 @@ mod tests {
         // Without symmetries every letter is its own class.
         let rank = rotation_ranks(atm.len(), &[]);
         assert_eq!(rank, (0..atm.len() as u32).collect::<Vec<_>>());
+    }
+
+    /// Whether every prefix of `ranks` passes the prenecklace test.
+    fn passes(ranks: &[u32]) -> bool {
+        let mut period = 1;
+        for len in 1..ranks.len() {
+            match next_period(ranks[len - period], len, period, ranks[len]) {
+                Some(p) => period = p,
+                None => return false,
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn least_rotations_pass_the_necklace_test() {
+        // Every sequence of up to 8 ranks among 3: its least rotation passes (the search
+        // keeps it), and so does nothing that starts above its least rank; a sequence that
+        // passes is at most each of its rotations on the length of the shorter prefix.
+        for len in 1..=8u32 {
+            for code in 0..3u32.pow(len) {
+                let ranks: Vec<u32> = (0..len).map(|i| code / 3u32.pow(i) % 3).collect();
+                let n = ranks.len();
+                let rotations: Vec<Vec<u32>> = (0..n)
+                    .map(|k| ranks[k..].iter().chain(&ranks[..k]).copied().collect())
+                    .collect();
+                let least = rotations.iter().min().unwrap();
+                assert!(passes(least), "{least:?}");
+                if passes(&ranks) {
+                    assert_eq!(ranks[0], *ranks.iter().min().unwrap(), "{ranks:?}");
+                    for k in 1..n {
+                        assert!(ranks[..n - k] <= ranks[k..], "{ranks:?} at {k}");
+                    }
+                }
+            }
+        }
     }
 
     /// Superflip is 14 in atm: heavy (large tables), run with --ignored or in the benchmark.
