@@ -262,9 +262,12 @@ impl Search<'_> {
         self.rank[self.path[self.path.len() - period] as usize]
     }
 
-    /// The period after a letter of rank `r` (at least [`Search::floor`]).
-    fn period_after(&self, period: usize, r: u32) -> usize {
-        next_period(self.floor(period), self.path.len(), period, r).unwrap_or(period)
+    /// The period after a letter of rank `r`, at least `floor` (the path's
+    /// [`Search::floor`]: lower letters are not searched).
+    fn period_after(&self, floor: u32, period: usize, r: u32) -> usize {
+        let next = next_period(floor, self.path.len(), period, r);
+        debug_assert!(next.is_some(), "a letter below the floor was searched");
+        next.unwrap_or(period)
     }
 
     fn dfs(&mut self, depth: usize, g: u32, state: u32, period: usize) -> Result<(), SolveError> {
@@ -414,7 +417,7 @@ impl Search<'_> {
             }
             let (l, next) = allowed[ci];
             let g2 = g + self.s.metric.cost[l as usize];
-            let p = self.period_after(period, self.rank[l as usize]);
+            let p = self.period_after(floor, period, self.rank[l as usize]);
             self.path.push(l);
             self.bufs[depth + 1].copy_from_slice(&kids[ci * n..(ci + 1) * n]);
             self.ubs[depth + 1].copy_from_slice(&kub[ci * stride..(ci + 1) * stride]);
@@ -905,7 +908,7 @@ impl Solver {
                     return Ok(search.next_bound);
                 };
                 let g2 = g + self.metric.cost[l2 as usize];
-                let p2 = search.period_after(1, rank[l2 as usize]);
+                let p2 = search.period_after(rank[l as usize], 1, rank[l2 as usize]);
                 if let Some(next) = search.enter(1, &start, l2, g2) {
                     return Ok(next);
                 }
