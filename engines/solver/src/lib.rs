@@ -10,10 +10,13 @@
 //! - [`gods`]: breadth-first God's algorithm, dense (2 bits per position over a
 //!   [`puz_core::Ranker`]) or sparse (sorted frontiers to a given depth).
 //! - [`pdb`]: pattern databases on subsets of an orbit's pieces, cached on disk.
+//! - [`automorphism`]: permutations of the points that conjugate a set of moves onto
+//!   itself (finds the reflections of a puzzle, which no move sequence makes).
 //! - [`symmetry`]: the puzzle's symmetries in a metric (conjugate look-ups, one search
 //!   task per class of first letters for symmetric positions).
 //! - [`optimal`]: iterative deepening A* returning proved-optimal solutions.
 
+pub mod automorphism;
 pub mod bigbuf;
 pub mod canon;
 pub mod coords;
@@ -35,4 +38,4 @@ pub use error::SolveError;
 pub use gods::{distances, DistanceOptions, Distances};
 pub use metric::{length, Metric};
 pub use model::Model;
-pub use optimal::{optimal, Optimal, OptimalOptions, Solution, Solver};
+pub use optimal::{optimal, Optimal, OptimalOptions, Solution, Solver, Wanted};

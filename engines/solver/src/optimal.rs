@@ -18,8 +18,11 @@ use std::sync::Mutex;
 /// Options of the optimal solver.
 #[derive(Clone, Debug)]
 pub struct OptimalOptions {
-    /// List every optimal canonical solution instead of the first.
+    /// List every optimal canonical solution instead of one.
     pub all: bool,
+    /// Return the first solution any search thread finds instead of the reproducible one
+    /// (see [`Wanted`]).
+    pub first: bool,
     /// Bytes for the pattern databases (default: a quarter of the memory limit, at most 1 GiB).
     pub table_memory: Option<u64>,
     /// Where tables are cached (`None`: not cached). Default: `$XDG_CACHE_HOME/puz` or `~/.cache/puz`.
@@ -35,6 +38,7 @@ impl Default for OptimalOptions {
     fn default() -> Self {
         OptimalOptions {
             all: false,
+            first: false,
             table_memory: None,
             cache: default_cache_dir(),
             max_cost: 40,
@@ -154,7 +158,7 @@ fn prefetch(table: &[u8], i: u64) {
 struct Search<'a> {
     s: &'a Solver,
     bound: u32,
-    all: bool,
+    wanted: Wanted,
     /// The lowest task that found a solution (`usize::MAX`: none yet); tasks after it stop,
     /// tasks before it go on, so the solution returned is the same on every run.
     found: &'a AtomicUsize,
@@ -197,6 +201,35 @@ struct Parent<'a> {
     ub: &'a [u8],
     /// The cost of the inverse of the letter from the parent to the child.
     back: u32,
+}
+
+/// Which optimal solutions [`Solver::solve`] returns. The search runs tasks (pairs of first
+/// letters) in a fixed order on every thread; the last iteration ends when a task finds a
+/// solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wanted {
+    /// The solution of the earliest task that has one: the same on every run. The tasks
+    /// before it are searched to their end, which can take much longer than finding it
+    /// (the atm superflip at 8 GiB: 42 s, against 8 s for [`Wanted::First`]).
+    Earliest,
+    /// The first solution found, by whichever thread: every thread stops then. Still
+    /// proved optimal (every cheaper cost was searched to its end), but which of several
+    /// optimal solutions comes first may change from run to run.
+    First,
+    /// Every optimal canonical solution (no symmetry shortcuts).
+    All,
+}
+
+impl Wanted {
+    /// Whether task `task` stops, the earliest task with a solution being `found`
+    /// (`usize::MAX`: none yet).
+    fn stops(self, found: usize, task: usize) -> bool {
+        match self {
+            Wanted::Earliest => found <= task,
+            Wanted::First => found != usize::MAX,
+            Wanted::All => false,
+        }
+    }
 }
 
 /// A search task: the first letter, its automaton state, and the second letter with its state.
@@ -412,7 +445,10 @@ impl Search<'_> {
         // Then the search below the children left, in order.
         let mut result = Ok(());
         for &ci in &pending {
-            if !self.all && self.found.load(Ordering::Relaxed) <= self.task {
+            if self
+                .wanted
+                .stops(self.found.load(Ordering::Relaxed), self.task)
+            {
                 break;
             }
             let (l, next) = allowed[ci];
@@ -748,8 +784,14 @@ impl Solver {
         &self.heuristic.report
     }
 
-    /// An optimal solution of `position` (all of them with `all`).
-    pub fn solve(&self, position: &Perm, all: bool, ctl: &Control) -> Result<Optimal, SolveError> {
+    /// An optimal solution of `position`, or all of them (see [`Wanted`]).
+    pub fn solve(
+        &self,
+        position: &Perm,
+        wanted: Wanted,
+        ctl: &Control,
+    ) -> Result<Optimal, SolveError> {
+        let all = wanted == Wanted::All;
         let Some(start) = self.model.state_of(position) else {
             return invalid("the position is not a position of this puzzle");
         };
@@ -872,7 +914,7 @@ impl Solver {
                 let mut search = Search {
                     s: self,
                     bound,
-                    all,
+                    wanted,
                     found: &found,
                     task,
                     rank: &rank,
@@ -895,7 +937,7 @@ impl Solver {
                     hint: (0, usize::MAX),
                     path: Vec::new(),
                 };
-                if !all && found.load(Ordering::Relaxed) <= task {
+                if wanted.stops(found.load(Ordering::Relaxed), task) {
                     return Ok(u32::MAX);
                 }
                 let g = self.metric.cost[l as usize];
@@ -926,7 +968,7 @@ impl Solver {
                     let mut next = u32::MAX;
                     loop {
                         let k = taken.fetch_add(1, Ordering::Relaxed);
-                        if k >= order.len() || (!all && found.load(Ordering::Relaxed) <= k) {
+                        if k >= order.len() || wanted.stops(found.load(Ordering::Relaxed), k) {
                             return Ok(next);
                         }
                         next = next.min(run(k, &tasks[order[k]])?);
@@ -1067,7 +1109,14 @@ pub fn optimal(
     opts: &OptimalOptions,
     ctl: &Control,
 ) -> Result<Optimal, SolveError> {
-    Solver::new(puzzle, metric, opts, ctl)?.solve(position, opts.all, ctl)
+    let wanted = if opts.all {
+        Wanted::All
+    } else if opts.first {
+        Wanted::First
+    } else {
+        Wanted::Earliest
+    };
+    Solver::new(puzzle, metric, opts, ctl)?.solve(position, wanted, ctl)
 }
 
 #[cfg(test)]
@@ -1081,11 +1130,10 @@ mod tests {
 
     fn opts(mem: u64) -> OptimalOptions {
         OptimalOptions {
-            all: false,
             table_memory: Some(mem),
             cache: None,
             max_cost: 30,
-            conjugates: MAX_CONJUGATORS,
+            ..OptimalOptions::default()
         }
     }
 
@@ -1119,6 +1167,14 @@ mod tests {
                 .collect(),
         );
         assert_eq!(length(&w, &atm.alphabet, &atm), Some(3));
+        // The first solution found has the same cost, proved and verified.
+        let solver = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
+        for p in [&pons, &sexy, &seq(&c3, "R U2 D' B D' F2 L")] {
+            let e = solver.solve(p, Wanted::Earliest, &ctl).unwrap();
+            let f = solver.solve(p, Wanted::First, &ctl).unwrap();
+            assert!(f.proved_optimal && f.verified);
+            assert_eq!((f.cost, f.solutions.len()), (e.cost, 1));
+        }
     }
 
     #[test]
@@ -1183,7 +1239,7 @@ mod tests {
             for _ in 0..rng.gen_range(1..12) {
                 p = p.then(&htm.alphabet.perms[rng.gen_range(0..htm.len())]);
             }
-            let r = solver.solve(&p, false, &ctl).unwrap();
+            let r = solver.solve(&p, Wanted::Earliest, &ctl).unwrap();
             assert!(r.verified);
             if let Some(&d) = dist.get(&model.state_of(&p).unwrap()) {
                 assert_eq!(r.cost, d);
@@ -1239,8 +1295,8 @@ mod tests {
             for _ in 0..rng.gen_range(3..7) {
                 p = p.then(&atm.alphabet.perms[rng.gen_range(0..atm.len())]);
             }
-            let a = with.solve(&p, false, &ctl).unwrap();
-            let b = without.solve(&p, false, &ctl).unwrap();
+            let a = with.solve(&p, Wanted::Earliest, &ctl).unwrap();
+            let b = without.solve(&p, Wanted::Earliest, &ctl).unwrap();
             assert!(a.verified && b.verified);
             assert_eq!(a.cost, b.cost);
         }
@@ -1265,8 +1321,8 @@ mod tests {
             "F B' U D' R L' F B'",
         ] {
             let p = seq(&c3, text);
-            let a = with.solve(&p, false, &ctl).unwrap();
-            let b = without.solve(&p, false, &ctl).unwrap();
+            let a = with.solve(&p, Wanted::Earliest, &ctl).unwrap();
+            let b = without.solve(&p, Wanted::Earliest, &ctl).unwrap();
             assert!(a.verified && b.verified, "{text}");
             assert_eq!(a.cost, b.cost, "{text}");
             assert!(a.symmetry > 1, "{text}: {}", a.symmetry);
@@ -1295,8 +1351,8 @@ mod tests {
             full.needed.iter_mut().for_each(|c| *c = true);
             for text in ["R U R' U' F2 D B L2 U'", "L2 B' U D2 R F' U2 L"] {
                 let p = seq(&c3, text);
-                let a = lean.solve(&p, true, &ctl).unwrap();
-                let b = full.solve(&p, true, &ctl).unwrap();
+                let a = lean.solve(&p, Wanted::All, &ctl).unwrap();
+                let b = full.solve(&p, Wanted::All, &ctl).unwrap();
                 assert!(a.verified && b.verified, "{text}");
                 assert_eq!((a.cost, a.nodes), (b.cost, b.nodes), "{text}");
                 assert_eq!(a.solutions, b.solutions, "{text}");
@@ -1312,18 +1368,19 @@ mod tests {
         assert!(rotations_stay_canonical(&atm, &Canon::new(&atm)));
         // htm refuses `D U` (searching `U D`), which is no cheaper.
         assert!(!rotations_stay_canonical(&htm, &Canon::new(&htm)));
-        // The superflip is fixed by the 24 rotations: atm letters fall into 9 classes (3
-        // quarter and half turn classes of 6, and the axial pairs U^a D^b up to a <-> b).
+        // The superflip is fixed by the 48 rotations and reflections: atm letters fall into
+        // 6 classes, quarter turns (12), half turns (6) and the axial pairs U^a D^b up to
+        // a <-> b and (a, b) <-> (-a, -b): {1 2, 2 3} (12), {1 1, 3 3}, {1 3}, {2 2}.
         let solver = Solver::new(&c3, &atm, &opts(1 << 20), &Control::default()).unwrap();
         let superflip = seq(&c3, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
         let fixing = solver.symmetries.fixing(&superflip);
-        assert_eq!(fixing.len(), 24);
+        assert_eq!(fixing.len(), 48);
         let rank = rotation_ranks(atm.len(), &fixing);
         let mut sizes = vec![0; 1 + *rank.iter().max().unwrap() as usize];
         for &r in &rank {
             sizes[r as usize] += 1;
         }
-        assert_eq!(sizes, vec![6, 6, 6, 6, 6, 6, 3, 3, 3]);
+        assert_eq!(sizes, vec![12, 12, 6, 6, 6, 3]);
         // Without symmetries every letter is its own class.
         let rank = rotation_ranks(atm.len(), &[]);
         assert_eq!(rank, (0..atm.len() as u32).collect::<Vec<_>>());

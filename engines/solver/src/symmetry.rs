@@ -9,6 +9,7 @@
 //! solutions. The second use needs the canonical sequences to be mapped onto canonical
 //! sequences, which [`Symmetries::new`] checks on the canonical automaton.
 
+use crate::automorphism::{automorphisms, Constraint};
 use crate::canon::Canon;
 use crate::metric::Metric;
 use puz_core::{Perm, Puzzle};
@@ -64,6 +65,57 @@ fn keeps_canonical(canon: &Canon, map: &[u32]) -> bool {
     true
 }
 
+/// Sorted cycle lengths.
+fn cycle_type(p: &Perm) -> Vec<usize> {
+    let mut t: Vec<usize> = p.cycles().iter().map(Vec::len).collect();
+    t.sort_unstable();
+    t
+}
+
+/// Work allowed to [`automorphisms`] (steps of propagation): the 3x3x3 in atm takes about
+/// a million.
+const AUTOMORPHISM_BUDGET: u64 = 50_000_000;
+
+/// Every permutation of the points whose conjugation maps each letter onto a letter of the
+/// same cost and each declared symmetry onto an element of `group` (the declared symmetries'
+/// group, identity first), the identity first; `None` when that search gives up.
+fn automorphisms_of(
+    puzzle: &Puzzle,
+    metric: &Metric,
+    generators: &[(String, Perm)],
+    group: &[Perm],
+) -> Option<Vec<Perm>> {
+    let perms = &metric.alphabet.perms;
+    let types: Vec<Vec<usize>> = perms.iter().map(cycle_type).collect();
+    let mut cons: Vec<Constraint> = perms
+        .iter()
+        .enumerate()
+        .map(|(l, p)| Constraint {
+            of: p,
+            images: (0..perms.len())
+                .filter(|&j| metric.cost[j] == metric.cost[l] && types[j] == types[l])
+                .map(|j| &perms[j])
+                .collect(),
+        })
+        .collect();
+    let group_types: Vec<Vec<usize>> = group.iter().map(cycle_type).collect();
+    for (_, s) in generators {
+        let t = cycle_type(s);
+        cons.push(Constraint {
+            of: s,
+            images: (0..group.len())
+                .filter(|&j| group_types[j] == t)
+                .map(|j| &group[j])
+                .collect(),
+        });
+    }
+    let mut all = automorphisms(puzzle.degree(), &cons, MAX_GROUP, AUTOMORPHISM_BUDGET)?;
+    // The identity first, as the callers expect.
+    let id = all.iter().position(Perm::is_identity)?;
+    all.swap(0, id);
+    Some(all)
+}
+
 impl Symmetries {
     pub fn new(puzzle: &Puzzle, metric: &Metric, canon: &Canon) -> Symmetries {
         let index: HashMap<&Perm, usize> = metric
@@ -101,12 +153,19 @@ impl Symmetries {
         }
         if group.len() > MAX_GROUP {
             group.truncate(1);
+        } else if let Some(all) = automorphisms_of(puzzle, metric, &generators, &group) {
+            // The reflections too (and any other symmetry that is no product of moves).
+            group = all;
         }
+        // One element per letter map: two with the same map differ by a permutation that
+        // commutes with every letter (on the 3x3x3, turning every corner's stickers one
+        // place, or flipping every edge), so they fix the same positions.
         let mut elements = Vec::new();
         let mut letters = Vec::new();
+        let mut maps = HashSet::new();
         for c in group {
             if let Some(map) = letter_map(&c, metric, &index) {
-                if keeps_canonical(canon, &map) {
+                if maps.insert(map.clone()) && keeps_canonical(canon, &map) {
                     elements.push(c);
                     letters.push(map);
                 }
@@ -166,19 +225,29 @@ mod tests {
         let s = Symmetries::new(&c3, &atm, &Canon::new(&atm));
         let names: Vec<&str> = s.generators.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["x", "y", "z"]);
-        // atm has no order among commuting letters: all 24 rotations keep it canonical.
-        assert_eq!(s.elements.len(), 24);
+        // atm has no order among commuting letters: all 24 rotations and 24 reflections
+        // keep it canonical. The reflections are found, not declared: one sends R to L'.
+        assert_eq!(s.elements.len(), 48);
         assert!(s.elements[0].is_identity());
+        let letter = |name: &str| {
+            let p = seq(&c3, name);
+            atm.alphabet.perms.iter().position(|q| *q == p).unwrap() as u32
+        };
+        let (r, li) = (letter("R"), letter("L'"));
+        assert!(s.letters.iter().any(|m| m[r as usize] == li));
         // htm searches U D but not D U: the rotations that swap U and D do not keep it.
         let htm = Metric::htm(&c3, &FACES).unwrap();
         let h = Symmetries::new(&c3, &htm, &Canon::new(&htm));
-        assert!(h.elements.len() < 24 && h.elements[0].is_identity());
-        // The superflip is fixed by every rotation, a random position by the identity.
+        assert!(h.elements.len() < 48 && h.elements[0].is_identity());
+        // The superflip is fixed by every symmetry, a random position by the identity.
         let superflip = seq(&c3, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
-        assert_eq!(s.fixing(&superflip).len(), 24);
+        assert_eq!(s.fixing(&superflip).len(), 48);
         assert_eq!(s.fixing(&seq(&c3, "R U F' L2 D B")).len(), 1);
-        // Pons asinorum (U2 D2 F2 B2 L2 R2) too.
-        assert_eq!(s.fixing(&seq(&c3, "U2 D2 F2 B2 L2 R2")).len(), 24);
+        // Pons asinorum (U2 D2 F2 B2 L2 R2) too; R2 L2 by 16 (those that keep the R-L
+        // axis), R U by none but the identity.
+        assert_eq!(s.fixing(&seq(&c3, "U2 D2 F2 B2 L2 R2")).len(), 48);
+        assert_eq!(s.fixing(&seq(&c3, "R2 L2")).len(), 16);
+        assert_eq!(s.fixing(&seq(&c3, "R U")).len(), 1);
     }
 
     #[test]

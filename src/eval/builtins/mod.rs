@@ -72,7 +72,7 @@ pub const TABLE: &[Builtin] = builtins! {
     "coset_splice(C, h1 g1 h2 g2.., tail: true)", "a walk through the cosets of H, each h replaced by a path of H with its effect" => hamilton::coset_splice;
     "distances(G, metric: m, depth: d)", "God's algorithm: positions at each distance, God's number, antipodes" => solve::distances;
     "distance_counts(G, metric: m, depth: d)", "the same counts as a list, for asserts" => solve::distance_counts;
-    "optimal(x, metric: m, all: true)", "an optimal solution (IDA* with pattern databases), proved and re-checked" => solve::optimal;
+    "optimal(x, metric: m, all: true, first: true)", "an optimal solution (IDA* with pattern databases), proved and re-checked; first: the first found, not the same every run" => solve::optimal;
 };
 
 /// The arguments of one call.

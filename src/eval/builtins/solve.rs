@@ -378,10 +378,11 @@ fn letter_word(p: &PuzzleCtx, spelling: &[(usize, i64)]) -> Word {
     }
 }
 
-/// `optimal(position, metric: m, all: true, memory: bytes)`: a proved-optimal solution,
-/// re-checked by applying it.
+/// `optimal(position, metric: m, all: true, first: true, memory: bytes)`: a proved-optimal
+/// solution, re-checked by applying it. By default the same solution on every run;
+/// `first: true` returns the first one any thread finds (often much sooner).
 pub fn optimal(it: &mut Interp, a: &Args) -> EvalResult<Value> {
-    a.expect(1, 1, &["metric", "all", "memory"])?;
+    a.expect(1, 1, &["metric", "all", "first", "memory"])?;
     let e = a.pos(0).unwrap();
     let v = it.eval(e)?;
     let Some((p, pos)) = v.perm().map(|(p, q)| (p.clone(), q.clone())) else {
@@ -398,6 +399,9 @@ pub fn optimal(it: &mut Interp, a: &Args) -> EvalResult<Value> {
     let mut opts = OptimalOptions::default();
     if let Some(x) = a.named("all") {
         opts.all = matches!(it.eval(x)?, Value::Bool(true));
+    }
+    if let Some(x) = a.named("first") {
+        opts.first = matches!(it.eval(x)?, Value::Bool(true));
     }
     if let Some(x) = a.named("memory") {
         match it.eval(x)? {

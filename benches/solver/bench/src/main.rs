@@ -7,7 +7,7 @@ use puz_solver::gods::{dense, sparse};
 use puz_solver::model::Model;
 use puz_solver::optimal::Solver;
 use puz_solver::testsupport::{cube2, cube2_six, cube3, seq};
-use puz_solver::{Metric, OptimalOptions};
+use puz_solver::{Metric, OptimalOptions, Wanted};
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
@@ -176,8 +176,21 @@ fn lookups(tables: usize) {
     }
 }
 
+/// Progress lines with the seconds since the control was made.
 fn ctl() -> Control {
-    Control::default().with_progress(|m| eprintln!("  .. {m}"))
+    let start = std::time::Instant::now();
+    Control::default().with_progress(move |m| {
+        eprintln!("  .. {:8.2} s {m}", start.elapsed().as_secs_f64())
+    })
+}
+
+/// Which solution the `optimal` command asks for: `PUZ_WANTED=first` for the first one any
+/// thread finds (as twips does), else the reproducible earliest task's.
+fn wanted() -> Wanted {
+    match std::env::var("PUZ_WANTED").as_deref() {
+        Ok("first") => Wanted::First,
+        _ => Wanted::Earliest,
+    }
 }
 
 fn main() {
@@ -287,7 +300,7 @@ fn main() {
             for line in text.lines().filter(|l| !l.trim().is_empty()) {
                 let pos = seq(&p, line);
                 let ts = Instant::now();
-                let r = solver.solve(&pos, false, &ctl()).unwrap();
+                let r = solver.solve(&pos, wanted(), &ctl()).unwrap();
                 println!(
                     "puz optimal {}: {} ({} moves, proved {}, verified {}, {} nodes, {:.2} s)",
                     arg(2),
@@ -308,6 +321,9 @@ fn main() {
             if let Ok(mb) = arg(3).parse::<u64>() {
                 opts.table_memory = Some(mb << 20);
             }
+            if let Ok(c) = std::env::var("PUZ_CONJUGATES").map(|v| v.parse::<usize>()) {
+                opts.conjugates = c.expect("PUZ_CONJUGATES: a number");
+            }
             let t0 = Instant::now();
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
             let t1 = Instant::now();
@@ -315,18 +331,27 @@ fn main() {
                 println!("  {t}");
             }
             let sf = seq(&p, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
-            let r = solver.solve(&sf, false, &ctl()).unwrap();
-            println!(
-                "puz superflip {}: {} ({} turns, proved {}, verified {}, {} nodes) tables {:.2} s, search {:.2} s",
-                m.name,
-                r.solutions[0].text,
-                r.cost,
-                r.proved_optimal,
-                r.verified,
-                r.nodes,
-                (t1 - t0).as_secs_f64(),
-                t1.elapsed().as_secs_f64()
-            );
+            // Both ways of choosing the solution, or the one PUZ_WANTED names.
+            let modes = match std::env::var("PUZ_WANTED").as_deref() {
+                Ok("first") => vec![("first", Wanted::First)],
+                Ok("earliest") => vec![("earliest", Wanted::Earliest)],
+                _ => vec![("earliest", Wanted::Earliest), ("first", Wanted::First)],
+            };
+            for (name, w) in modes {
+                let t2 = Instant::now();
+                let r = solver.solve(&sf, w, &ctl()).unwrap();
+                println!(
+                    "puz superflip {} ({name}): {} ({} turns, proved {}, verified {}, {} nodes) tables {:.2} s, search {:.2} s",
+                    m.name,
+                    r.solutions[0].text,
+                    r.cost,
+                    r.proved_optimal,
+                    r.verified,
+                    r.nodes,
+                    (t1 - t0).as_secs_f64(),
+                    t2.elapsed().as_secs_f64()
+                );
+            }
         }
         "lookups" => lookups(arg(2).parse().unwrap_or(3)),
         _ => eprintln!("usage: bench kpuzzle|gods|depth|scrambles|optimal|superflip|lookups ..."),
