@@ -12,7 +12,7 @@ use crate::symmetry::{representatives, Symmetries};
 use puz_core::{Control, Perm, Puzzle};
 use rayon::prelude::*;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Options of the optimal solver.
@@ -159,10 +159,18 @@ struct Search<'a> {
     s: &'a Solver,
     bound: u32,
     wanted: Wanted,
-    /// The lowest task that found a solution (`usize::MAX`: none yet); tasks after it stop,
-    /// tasks before it go on, so the solution returned is the same on every run.
+    /// The lowest key (see [`SUB`]) whose subtree found a solution (`usize::MAX`: none
+    /// yet); with [`Wanted::Earliest`] the subtrees after it stop and those before it go
+    /// on, so the solution returned is the same on every run.
     found: &'a AtomicUsize,
-    task: usize,
+    /// The key of the task (`task * SUB`), and of the subtree being searched.
+    base: usize,
+    key: usize,
+    /// Threads may share a task: at depth `claim_depth` (the task's node) each child's
+    /// subtree is claimed from this counter, whose value is the next child's place in the
+    /// node's (deterministic) list of children left.
+    claim: &'a AtomicUsize,
+    claim_depth: usize,
     /// Letters ranked for the rotation rule (see [`Solver::rotations`]): a letter ranked
     /// that would make the path's ranks no prefix of a necklace is not searched (see
     /// [`Search::floor`]; all ranks 0 without the rule).
@@ -232,6 +240,10 @@ impl Wanted {
     }
 }
 
+/// Keys of the subtrees of one task (see [`Search::key`]): task `k`'s are `k * SUB + j`,
+/// `j` the place of the child in the task's node's list of children left.
+const SUB: usize = 1 << 20;
+
 /// A search task: the first letter, its automaton state, and the second letter with its state.
 type Task = (u32, u32, Option<(u32, u32)>);
 
@@ -244,8 +256,8 @@ impl Search<'_> {
         self.solutions
             .lock()
             .unwrap()
-            .push((self.task, self.path.clone()));
-        self.found.fetch_min(self.task, Ordering::Relaxed);
+            .push((self.key, self.path.clone()));
+        self.found.fetch_min(self.key, Ordering::Relaxed);
     }
 
     /// The first letters of a task: applies `l` to the state at `depth - 1` (`start` at
@@ -442,15 +454,30 @@ impl Search<'_> {
             pending.truncate(kept);
         }
         self.probes[depth] = probes;
-        // Then the search below the children left, in order.
+        // Then the search below the children left, in order (at a shared task's node, the
+        // children this thread claims).
         let mut result = Ok(());
-        for &ci in &pending {
+        let claim = (depth == self.claim_depth).then_some(self.claim);
+        let mut place = 0;
+        loop {
+            let j = match claim {
+                Some(c) => c.fetch_add(1, Ordering::Relaxed),
+                None => place,
+            };
+            place += 1;
+            if j >= pending.len() {
+                break;
+            }
+            if claim.is_some() {
+                self.key = self.base + j;
+            }
             if self
                 .wanted
-                .stops(self.found.load(Ordering::Relaxed), self.task)
+                .stops(self.found.load(Ordering::Relaxed), self.key)
             {
                 break;
             }
+            let ci = pending[j];
             let (l, next) = allowed[ci];
             let g2 = g + self.s.metric.cost[l as usize];
             let p = self.period_after(floor, period, self.rank[l as usize]);
@@ -908,15 +935,24 @@ impl Solver {
             let found = AtomicUsize::new(usize::MAX);
             let solutions = Mutex::new(Vec::new());
             let total_nodes = AtomicU64::new(0);
-            // Task `order[k]` runs as number `k`: a solution found in it ends the tasks
-            // after `k`, and those before it (still running, or not yet started) go on.
+            // Task `order[k]` runs as number `k`, its subtrees with the keys from `k * SUB`
+            // on: a solution found in one ends the subtrees after it (with `Earliest`; all
+            // of them with `First`), and those before it (still running, or not yet
+            // started) go on.
+            let claims: Vec<AtomicUsize> = (0..order.len()).map(|_| AtomicUsize::new(0)).collect();
+            let rooted: Vec<AtomicBool> =
+                (0..order.len()).map(|_| AtomicBool::new(false)).collect();
             let run = |task: usize, &(l, st, then): &Task| -> Result<u32, SolveError> {
+                let base = task * SUB;
                 let mut search = Search {
                     s: self,
                     bound,
                     wanted,
                     found: &found,
-                    task,
+                    base,
+                    key: base,
+                    claim: &claims[task],
+                    claim_depth: if then.is_some() { 1 } else { 0 },
                     rank: &rank,
                     solutions: &solutions,
                     nodes: 0,
@@ -937,30 +973,37 @@ impl Solver {
                     hint: (0, usize::MAX),
                     path: Vec::new(),
                 };
-                if wanted.stops(found.load(Ordering::Relaxed), task) {
+                if wanted.stops(found.load(Ordering::Relaxed), base) {
                     return Ok(u32::MAX);
                 }
                 let g = self.metric.cost[l as usize];
                 if let Some(next) = search.enter(0, &start, l, g) {
                     return Ok(next);
                 }
-                let Some((l2, st2)) = then else {
-                    search.dfs(0, g, st, 1)?;
-                    total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
-                    return Ok(search.next_bound);
+                let (depth, g, st, period) = match then {
+                    None => (0, g, st, 1),
+                    Some((l2, st2)) => {
+                        let g2 = g + self.metric.cost[l2 as usize];
+                        let p2 = search.period_after(rank[l as usize], 1, rank[l2 as usize]);
+                        if let Some(next) = search.enter(1, &start, l2, g2) {
+                            return Ok(next);
+                        }
+                        (1, g2, st2, p2)
+                    }
                 };
-                let g2 = g + self.metric.cost[l2 as usize];
-                let p2 = search.period_after(rank[l as usize], 1, rank[l2 as usize]);
-                if let Some(next) = search.enter(1, &start, l2, g2) {
-                    return Ok(next);
+                search.dfs(depth, g, st, period)?;
+                // A shared task's node is counted once, whichever threads went through it.
+                if rooted[task].swap(true, Ordering::Relaxed) {
+                    search.nodes -= 1;
                 }
-                search.dfs(1, g2, st2, p2)?;
                 total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
                 Ok(search.next_bound)
             };
-            // The threads take tasks in order, one at a time, so when a task finds a
-            // solution only the tasks before it that are running must end, not a whole half
-            // of the list split off in advance.
+            // The threads take whole tasks in order, one at a time (with `First`, the
+            // threads search different tasks and the first solution in any ends them all);
+            // then, when none is left, they join the tasks still running, in order, and
+            // claim their children left: no thread idles while the tasks before a solution
+            // are searched to their end.
             let taken = AtomicUsize::new(0);
             let next = (0..rayon::current_num_threads().max(1))
                 .into_par_iter()
@@ -968,11 +1011,19 @@ impl Solver {
                     let mut next = u32::MAX;
                     loop {
                         let k = taken.fetch_add(1, Ordering::Relaxed);
-                        if k >= order.len() || wanted.stops(found.load(Ordering::Relaxed), k) {
-                            return Ok(next);
+                        if k >= order.len() || wanted.stops(found.load(Ordering::Relaxed), k * SUB)
+                        {
+                            break;
                         }
                         next = next.min(run(k, &tasks[order[k]])?);
                     }
+                    for k in 0..order.len() {
+                        if wanted.stops(found.load(Ordering::Relaxed), k * SUB) {
+                            break;
+                        }
+                        next = next.min(run(k, &tasks[order[k]])?);
+                    }
+                    Ok(next)
                 })
                 .try_reduce(|| u32::MAX, |a, b| Ok(a.min(b)))?;
             nodes += total_nodes.load(Ordering::Relaxed);
@@ -1174,6 +1225,43 @@ mod tests {
             let f = solver.solve(p, Wanted::First, &ctl).unwrap();
             assert!(f.proved_optimal && f.verified);
             assert_eq!((f.cost, f.solutions.len()), (e.cost, 1));
+        }
+    }
+
+    /// The reproducible solution (and the list of all of them) does not depend on how many
+    /// threads share the tasks, nor on their timing.
+    #[test]
+    fn earliest_is_the_same_on_any_number_of_threads() {
+        let c3 = cube3();
+        let ctl = Control::default();
+        let htm = Metric::htm(&c3, &FACES).unwrap();
+        let solver = Solver::new(&c3, &htm, &opts(4 << 20), &ctl).unwrap();
+        let positions = ["R U2 D' B D' F2 L", "U2 D2 F2 B2 L2 R2", "F R' U L2 B D' R"];
+        let run = |threads: usize| -> Vec<(Optimal, Optimal)> {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                positions
+                    .iter()
+                    .map(|p| {
+                        let p = seq(&c3, p);
+                        (
+                            solver.solve(&p, Wanted::Earliest, &ctl).unwrap(),
+                            solver.solve(&p, Wanted::All, &ctl).unwrap(),
+                        )
+                    })
+                    .collect()
+            })
+        };
+        let one = run(1);
+        for threads in [2, 3] {
+            for ((e1, a1), (e, a)) in one.iter().zip(run(threads)) {
+                assert_eq!(e.solutions, e1.solutions);
+                assert_eq!(a.solutions, a1.solutions);
+                assert_eq!(a.nodes, a1.nodes);
+            }
         }
     }
 
