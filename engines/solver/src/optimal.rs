@@ -104,6 +104,9 @@ pub struct Solver {
     /// the identity or to one cheaper letter (so no optimal sequence holds it, even across
     /// the wrap). True in atm on the 3x3x3; not in htm, which refuses `D U` for `U D`.
     rotations: bool,
+    /// Whether the inverse of an optimal canonical sequence, read backwards, is canonical,
+    /// and every letter costs what its inverse costs (see [`reversals_stay_canonical`]).
+    reversals: bool,
     degree: usize,
     max_cost: u32,
 }
@@ -175,6 +178,8 @@ struct Search<'a> {
     /// that would make the path's ranks no prefix of a necklace is not searched (see
     /// [`Search::floor`]; all ranks 0 without the rule).
     rank: &'a [u32],
+    /// The reversal rule (see [`Search::reversed_below`]).
+    reverse: bool,
     solutions: &'a Mutex<Vec<(usize, Vec<u32>)>>,
     nodes: u64,
     next_bound: u32,
@@ -217,8 +222,8 @@ struct Parent<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wanted {
     /// The solution of the earliest task that has one: the same on every run. The tasks
-    /// before it are searched to their end, which can take much longer than finding it
-    /// (the atm superflip at 8 GiB: 42 s, against 8 s for [`Wanted::First`]).
+    /// before it are searched to their end, which can take longer than finding it
+    /// (the atm superflip at 8 GiB: 14.1 s, against 11.9 s for [`Wanted::First`]).
     Earliest,
     /// The first solution found, by whichever thread: every thread stops then. Still
     /// proved optimal (every cheaper cost was searched to its end), but which of several
@@ -307,6 +312,35 @@ impl Search<'_> {
         self.rank[self.path[self.path.len() - period] as usize]
     }
 
+    /// The reversal rule, for a central position that is its own inverse, where inverting
+    /// a letter keeps its rank and reversing optimal canonical sequences keeps them
+    /// canonical: the inverse of a solution, read backwards, solves it too, so of the
+    /// rotations of a solution and of its inverse the search keeps one whose ranks are the
+    /// least (a bracelet). Each prefix of those ranks is at most its own reversal (else a
+    /// rotation of the reversed ranks, starting at the prefix's end, would be less): true
+    /// when the path followed by a letter of rank `r` fails that.
+    fn reversed_below(&self, r: u32) -> bool {
+        if !self.reverse || r != self.rank[self.path[0] as usize] {
+            return false;
+        }
+        let t = self.path.len() + 1;
+        let at = |k: usize| {
+            if k + 1 == t {
+                r
+            } else {
+                self.rank[self.path[k] as usize]
+            }
+        };
+        for i in 0..t / 2 {
+            match at(i).cmp(&at(t - 1 - i)) {
+                std::cmp::Ordering::Less => return false,
+                std::cmp::Ordering::Greater => return true,
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        false
+    }
+
     /// The period after a letter of rank `r`, at least `floor` (the path's
     /// [`Search::floor`]: lower letters are not searched).
     fn period_after(&self, floor: u32, period: usize, r: u32) -> usize {
@@ -344,7 +378,7 @@ impl Search<'_> {
         let choice = (hv, ht);
         let floor = self.floor(period);
         for (ci, &(l, _)) in allowed.iter().enumerate() {
-            if self.rank[l as usize] < floor {
+            if self.rank[l as usize] < floor || self.reversed_below(self.rank[l as usize]) {
                 first.push(None);
                 continue;
             }
@@ -384,7 +418,7 @@ impl Search<'_> {
         let mut pending = std::mem::take(&mut self.pending[depth]);
         pending.clear();
         for (ci, &(l, _)) in allowed.iter().enumerate() {
-            if self.rank[l as usize] < floor {
+            if self.rank[l as usize] < floor || self.reversed_below(self.rank[l as usize]) {
                 continue;
             }
             let g2 = g + self.s.metric.cost[l as usize];
@@ -564,8 +598,10 @@ impl Solver {
             .flat_map(|v| whole.iter().map(move |&w| v == 0 || !w))
             .collect();
         let rotations = rotations_stay_canonical(metric, &canon);
+        let reversals = reversals_stay_canonical(metric, &canon);
         Ok(Solver {
             rotations,
+            reversals,
             needed,
             locator: Locator::new(&model),
             consistent: variants.iter().map(|v| !v.1).collect(),
@@ -893,6 +929,13 @@ impl Solver {
         } else {
             vec![0; self.metric.len()]
         };
+        // Its own inverse too: the reversal rule (see [`Search::reversed_below`]).
+        let inverse = &self.metric.alphabet.inverse;
+        let reverse = rotate
+            && self.reversals
+            && position.then(position).is_identity()
+            && (0..rank.len()).all(|l| rank[inverse[l] as usize] == rank[l]);
+        let keys;
         let mut order: Vec<usize> = (0..tasks.len())
             .filter(|&t| keep[t])
             .filter(|&t| {
@@ -900,10 +943,11 @@ impl Solver {
                 then.is_none_or(|(l2, _)| rank[l2 as usize] >= rank[l as usize])
             })
             .collect();
-        // The tasks run in order of their bound after the first letters, lowest first: the
-        // subtrees with the most room hold solutions most often, and the last iteration
-        // ends at the first solution (10 positions of 16 random moves at 8 GiB: 598 s in
-        // list order, 344 s in this one; see benches/solver/README.md).
+        // The tasks run in order of their bound after the first letters, lowest first (ties:
+        // see the end of the loop): the subtrees with the most room hold solutions most
+        // often, and the last iteration ends at the first solution (10 positions of 16
+        // random moves at 8 GiB: 598 s in list order, 344 s in this one; see
+        // benches/solver/README.md).
         {
             let mut sc = self.scratch();
             let mut ub = vec![0; self.variants.len() * self.heuristic.pdbs.len()];
@@ -926,6 +970,7 @@ impl Solver {
                 })
                 .collect();
             order.sort_by_key(|&t| key[t]);
+            keys = key;
         }
         loop {
             if bound > self.max_cost {
@@ -940,6 +985,7 @@ impl Solver {
             // of them with `First`), and those before it (still running, or not yet
             // started) go on.
             let claims: Vec<AtomicUsize> = (0..order.len()).map(|_| AtomicUsize::new(0)).collect();
+            let task_nodes: Vec<AtomicU64> = (0..order.len()).map(|_| AtomicU64::new(0)).collect();
             let rooted: Vec<AtomicBool> =
                 (0..order.len()).map(|_| AtomicBool::new(false)).collect();
             let run = |task: usize, &(l, st, then): &Task| -> Result<u32, SolveError> {
@@ -954,6 +1000,7 @@ impl Solver {
                     claim: &claims[task],
                     claim_depth: if then.is_some() { 1 } else { 0 },
                     rank: &rank,
+                    reverse,
                     solutions: &solutions,
                     nodes: 0,
                     next_bound: u32::MAX,
@@ -997,6 +1044,7 @@ impl Solver {
                     search.nodes -= 1;
                 }
                 total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
+                task_nodes[task].fetch_add(search.nodes, Ordering::Relaxed);
                 Ok(search.next_bound)
             };
             // The threads take whole tasks in order, one at a time (with `First`, the
@@ -1067,6 +1115,22 @@ impl Solver {
                 return invalid("the position cannot be solved with these generators");
             }
             bound = next;
+            // Among tasks of equal bound, the largest at this cost first at the next: the
+            // most room, so the likeliest to hold a solution, and the longest, so started
+            // early (10 positions of 16 random moves at 8 GiB: 211.7 s -> 110.4 s; see
+            // benches/solver/README.md). Every task was searched to its end, so the sizes,
+            // and the order, are the same on every run.
+            let size: Vec<u64> = task_nodes
+                .iter()
+                .map(|n| n.load(Ordering::Relaxed))
+                .collect();
+            let mut by: Vec<(u32, std::cmp::Reverse<u64>, usize)> = order
+                .iter()
+                .enumerate()
+                .map(|(k, &t)| (keys[t], std::cmp::Reverse(size[k]), t))
+                .collect();
+            by.sort();
+            order = by.into_iter().map(|(_, _, t)| t).collect();
         }
     }
 }
@@ -1080,6 +1144,29 @@ fn next_period(back: u32, len: usize, period: usize, r: u32) -> Option<usize> {
         std::cmp::Ordering::Equal => Some(period),
         std::cmp::Ordering::Greater => Some(len + 1),
     }
+}
+
+/// See [`Solver::reversals`]: every pair the automaton allows, inverted and swapped, is
+/// allowed too, unless it multiplies to the identity or to one cheaper letter (then no
+/// optimal sequence holds the pair either way).
+fn reversals_stay_canonical(metric: &Metric, canon: &Canon) -> bool {
+    let nl = metric.len() as u32;
+    let inv = &metric.alphabet.inverse;
+    let after: Vec<Option<u32>> = (0..nl).map(|a| canon.next(0, a)).collect();
+    let allowed = |a: u32, b: u32| after[a as usize].is_some_and(|s| canon.next(s, b).is_some());
+    (0..nl).all(|l| metric.cost[inv[l as usize] as usize] == metric.cost[l as usize])
+        && (0..nl).all(|a| {
+            (0..nl).all(|b| {
+                if !allowed(a, b) || allowed(inv[b as usize], inv[a as usize]) {
+                    return true;
+                }
+                let perms = &metric.alphabet.perms;
+                let ab = perms[a as usize].then(&perms[b as usize]);
+                let cost = metric.cost[a as usize] + metric.cost[b as usize];
+                ab.is_identity()
+                    || (0..metric.len()).any(|c| metric.cost[c] < cost && perms[c] == ab)
+            })
+        })
 }
 
 /// See [`Solver::rotations`].
@@ -1508,6 +1595,49 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The reversal rule of [`Search::reversed_below`], on the ranks alone.
+    fn reverse_passes(ranks: &[u32]) -> bool {
+        (1..=ranks.len()).all(|t| {
+            let p = &ranks[..t];
+            let r: Vec<u32> = p.iter().rev().copied().collect();
+            p[0] != p[t - 1] || p <= &r[..]
+        })
+    }
+
+    #[test]
+    fn least_bracelets_pass_both_tests() {
+        // Every sequence of up to 8 ranks among 3: the least of its rotations and of its
+        // reversal's rotations passes the necklace test and the reversal rule, and the
+        // rule shuts out some necklaces.
+        let mut shut = 0;
+        for len in 1..=8u32 {
+            for code in 0..3u32.pow(len) {
+                let ranks: Vec<u32> = (0..len).map(|i| code / 3u32.pow(i) % 3).collect();
+                let n = ranks.len();
+                let back: Vec<u32> = ranks.iter().rev().copied().collect();
+                let least = (0..n)
+                    .flat_map(|k| {
+                        [&ranks, &back].map(|s| s[k..].iter().chain(&s[..k]).copied().collect())
+                    })
+                    .min()
+                    .unwrap();
+                let least: Vec<u32> = least;
+                assert!(passes(&least) && reverse_passes(&least), "{least:?}");
+                shut += (passes(&ranks) && !reverse_passes(&ranks)) as u32;
+            }
+        }
+        assert!(shut > 0);
+        // On the 3x3x3 in atm, reversing keeps canonical sequences canonical; the inverse
+        // of every letter has its rank under the superflip's symmetries.
+        let c3 = cube3();
+        let atm = Metric::atm(&c3, &FACES).unwrap();
+        assert!(reversals_stay_canonical(&atm, &Canon::new(&atm)));
+        let solver = Solver::new(&c3, &atm, &opts(1 << 20), &Control::default()).unwrap();
+        let superflip = seq(&c3, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
+        let rank = rotation_ranks(atm.len(), &solver.symmetries.fixing(&superflip));
+        assert!((0..atm.len()).all(|l| rank[atm.alphabet.inverse[l] as usize] == rank[l]));
     }
 
     /// Superflip is 14 in atm: heavy (large tables), run with --ignored or in the benchmark.
