@@ -1,7 +1,10 @@
 //! Optimal solving: iterative deepening A* over canonical sequences, pruned by pattern
 //! databases on the position and on its inverse (a position and its inverse are at the
 //! same distance when every letter costs what its inverse costs), in parallel over the
-//! first moves. Every solution is re-checked by applying it to the position.
+//! first moves (tasks of two letters, shared by the threads child by child). Positions
+//! fixed by symmetries search one task per class; central ones keep one rotation (and,
+//! when self-inverse, one reversal) of each solution. Every solution is re-checked by
+//! applying it to the position.
 
 use crate::canon::Canon;
 use crate::error::{invalid, SolveError};
