@@ -1149,9 +1149,19 @@ fn next_period(back: u32, len: usize, period: usize, r: u32) -> Option<usize> {
     }
 }
 
+/// Whether the letters `a b` multiply to the identity or to one cheaper letter: then no
+/// optimal sequence holds them side by side.
+fn never_optimal(metric: &Metric, a: u32, b: u32) -> bool {
+    let perms = &metric.alphabet.perms;
+    let ab = perms[a as usize].then(&perms[b as usize]);
+    let cost = metric.cost[a as usize] + metric.cost[b as usize];
+    ab.is_identity() || (0..metric.len()).any(|c| metric.cost[c] < cost && perms[c] == ab)
+}
+
 /// See [`Solver::reversals`]: every pair the automaton allows, inverted and swapped, is
-/// allowed too, unless it multiplies to the identity or to one cheaper letter (then no
-/// optimal sequence holds the pair either way).
+/// allowed too, unless no optimal sequence holds it. Pairs are read from the state after
+/// the first letter alone, which is exact when [`rotations_stay_canonical`] holds (the rule
+/// is only used then).
 fn reversals_stay_canonical(metric: &Metric, canon: &Canon) -> bool {
     let nl = metric.len() as u32;
     let inv = &metric.alphabet.inverse;
@@ -1160,14 +1170,9 @@ fn reversals_stay_canonical(metric: &Metric, canon: &Canon) -> bool {
     (0..nl).all(|l| metric.cost[inv[l as usize] as usize] == metric.cost[l as usize])
         && (0..nl).all(|a| {
             (0..nl).all(|b| {
-                if !allowed(a, b) || allowed(inv[b as usize], inv[a as usize]) {
-                    return true;
-                }
-                let perms = &metric.alphabet.perms;
-                let ab = perms[a as usize].then(&perms[b as usize]);
-                let cost = metric.cost[a as usize] + metric.cost[b as usize];
-                ab.is_identity()
-                    || (0..metric.len()).any(|c| metric.cost[c] < cost && perms[c] == ab)
+                !allowed(a, b)
+                    || allowed(inv[b as usize], inv[a as usize])
+                    || never_optimal(metric, a, b)
             })
         })
 }
@@ -1190,14 +1195,9 @@ fn rotations_stay_canonical(metric: &Metric, canon: &Canon) -> bool {
                 return true;
             };
             (0..nl).all(|b| {
-                if after[b as usize].is_none() || canon.next(sa, b).is_some() {
-                    return true;
-                }
-                let perms = &metric.alphabet.perms;
-                let ab = perms[a as usize].then(&perms[b as usize]);
-                let cost = metric.cost[a as usize] + metric.cost[b as usize];
-                ab.is_identity()
-                    || (0..metric.len()).any(|c| metric.cost[c] < cost && perms[c] == ab)
+                after[b as usize].is_none()
+                    || canon.next(sa, b).is_some()
+                    || never_optimal(metric, a, b)
             })
         })
 }
