@@ -35,6 +35,9 @@ pub struct Model {
     degree: usize,
     /// `bump[table(twist, add) * 256 + cell]`: the cell with `add` added to its orientation.
     bump: Vec<u8>,
+    /// `undo[orbit * 256 + cell]`: the cell's piece and the orientation that undoes its
+    /// own (for [`Model::inverse`] without divisions).
+    undo: Vec<(u8, u8)>,
 }
 
 /// A letter acting on byte states.
@@ -109,11 +112,19 @@ impl Model {
                 }
             }
         }
+        let mut undo = vec![(0u8, 0u8); orbits.len() * 256];
+        for (oi, o) in orbits.iter().enumerate() {
+            let t = o.twist as usize;
+            for cell in 0..(o.size * t).min(256) {
+                undo[oi * 256 + cell] = ((cell / t) as u8, ((t - cell % t) % t) as u8);
+            }
+        }
         Ok(Model {
             orbits,
             n: start,
             degree: puzzle.degree(),
             bump,
+            undo,
         })
     }
 
@@ -218,13 +229,14 @@ impl Model {
     }
 
     /// The inverse position.
+    #[inline]
     pub fn inverse(&self, s: &[u8], out: &mut [u8]) {
-        for o in &self.orbits {
-            let t = o.twist as usize;
-            for l in 0..o.size {
-                let cell = s[o.start + l] as usize;
-                let (x, ori) = (cell / t, cell % t);
-                out[o.start + x] = (l * t + (t - ori) % t) as u8;
+        for (oi, o) in self.orbits.iter().enumerate() {
+            let t = o.twist;
+            let undo = &self.undo[oi * 256..(oi + 1) * 256];
+            for (l, &cell) in s[o.start..o.start + o.size].iter().enumerate() {
+                let (x, back) = undo[cell as usize];
+                out[o.start + x as usize] = (l as u8).wrapping_mul(t).wrapping_add(back);
             }
         }
     }

@@ -143,10 +143,15 @@ struct Probe {
     round: Vec<u8>,
     /// Which variants' states are in `vars`.
     staged: Vec<bool>,
+    /// Whether `inv` holds the inverse (computed when a variant first needs it).
+    inverted: bool,
     limit: u32,
     /// The largest value read so far.
     h: u32,
 }
+
+/// The rounds of look-ups of a bound (see [`Solver::plan`]).
+const ROUNDS: u8 = 4;
 
 /// Asks the cache for `table[i]` ahead of reading it.
 #[inline(always)]
@@ -451,7 +456,7 @@ impl Search<'_> {
             };
             let ub = &mut kub[ci * stride..(ci + 1) * stride];
             let pr = &mut probes[ci];
-            self.s.plan(kid, limit, Some(parent), ub, pr);
+            self.s.plan(limit, Some(parent), ub, pr, first[ci]);
             for v in 0..self.s.variants.len() {
                 self.s.stage(kid, v, 0, pr, &mut self.sc.located);
             }
@@ -460,7 +465,7 @@ impl Search<'_> {
         // Then round by round over the children still pending: every index, one burst of
         // prefetches, the reads; a child above its limit drops out.
         let nv = self.s.variants.len();
-        for r in 0..3u8 {
+        for r in 0..ROUNDS {
             if r > 0 {
                 for &ci in &pending {
                     let kid = &kids[ci * n..(ci + 1) * n];
@@ -693,9 +698,9 @@ impl Solver {
         // The rounds variant by variant: a variant's look-ups are prefetched together, so
         // their misses overlap, then read; the first value above the limit ends it.
         let mut pr = std::mem::take(&mut sc.probe);
-        self.plan(t, limit, parent, ub, &mut pr);
+        self.plan(limit, parent, ub, &mut pr, first);
         let mut h = None;
-        'rounds: for r in 0..3 {
+        'rounds: for r in 0..ROUNDS {
             for v in 0..self.variants.len() {
                 self.stage(t, v, r, &mut pr, &mut sc.located);
                 self.fire(v, r, &pr);
@@ -710,12 +715,14 @@ impl Solver {
         h
     }
 
-    /// Starts a bound of `t` in `pr`: which look-ups to make, in up to three rounds, the
+    /// Starts a bound in `pr`: which look-ups to make, in up to four rounds, the
     /// likeliest to cut first: the tables whose value on the parent was above the
-    /// child's limit (they cut unless the letter brought the value down), then those at
-    /// the limit, then the rest. With a `parent`, the look-ups that cannot go above
-    /// `limit` are left out (see [`Parent`]); `ub` gets the parent's bound for them.
-    fn plan(&self, t: &[u8], limit: u32, parent: Option<Parent>, ub: &mut [u8], pr: &mut Probe) {
+    /// child's limit (they cut unless the letter brought the value down), the largest of
+    /// them alone, then the others, then those at the limit, then the rest. With a
+    /// `parent`, the look-ups that cannot go above `limit` are left out (see [`Parent`]);
+    /// `ub` gets the parent's bound for them. `read` is a look-up already made (and within
+    /// the limit): its value goes to `ub` and it is not made again.
+    fn plan(&self, limit: u32, parent: Option<Parent>, ub: &mut [u8], pr: &mut Probe, read: First) {
         let np = self.heuristic.pdbs.len();
         let nv = self.variants.len();
         let n = self.model.n;
@@ -727,9 +734,7 @@ impl Solver {
         pr.round.resize(nv * np, 0);
         pr.staged.clear();
         pr.staged.resize(nv, false);
-        if nv > 1 {
-            self.model.inverse(t, &mut pr.inv);
-        }
+        pr.inverted = false;
         for v in 0..nv {
             for k in 0..np {
                 let j = v * np + k;
@@ -744,11 +749,31 @@ impl Solver {
                     }
                     (None, None) => 0,
                     (None, Some(p)) => match (p.ub[j] as u32).cmp(&limit) {
-                        std::cmp::Ordering::Greater => 0,
-                        std::cmp::Ordering::Equal => 1,
-                        std::cmp::Ordering::Less => 2,
+                        std::cmp::Ordering::Greater => 1,
+                        std::cmp::Ordering::Equal => 2,
+                        std::cmp::Ordering::Less => 3,
                     },
                 };
+            }
+        }
+        // The look-up already read (within the limit) is not made again.
+        if let Some(((v, k), i)) = read {
+            let j = v * np + k;
+            pr.round[j] = u8::MAX;
+            ub[j] = self.heuristic.pdbs[k].value(i);
+            pr.h = ub[j] as u32;
+        }
+        // Of those above the limit, the largest on the parent alone first: in the sweeps
+        // over the children each child pending makes one look-up, and most are cut by it.
+        if let Some(p) = parent {
+            let mut best: Option<usize> = None;
+            for j in 0..nv * np {
+                if pr.round[j] == 1 && best.is_none_or(|b| p.ub[j] > p.ub[b]) {
+                    best = Some(j);
+                }
+            }
+            if let Some(b) = best {
+                pr.round[b] = 0;
             }
         }
     }
@@ -774,6 +799,10 @@ impl Solver {
             if v == 0 {
                 state.copy_from_slice(t);
             } else {
+                if self.variants[v].1 && !pr.inverted {
+                    pr.inverted = true;
+                    self.model.inverse(t, &mut pr.inv);
+                }
                 self.variant(v, t, &pr.inv, state);
             }
         }
