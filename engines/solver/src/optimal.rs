@@ -806,6 +806,13 @@ impl Solver {
                 self.variant(v, t, &pr.inv, state);
             }
         }
+        // One look-up reads its orbit's cells directly; several share one pass locating
+        // every piece.
+        if mine.iter().filter(|&&m| m == r).count() == 1 {
+            let k = mine.iter().position(|&m| m == r).unwrap_or(0);
+            pr.idx[v * np + k] = pdbs[k].pattern.index(state);
+            return;
+        }
         self.locator.locate(state, located);
         for (k, p) in pdbs.iter().enumerate() {
             if mine[k] == r {

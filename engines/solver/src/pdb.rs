@@ -34,8 +34,6 @@ pub struct Pattern {
     pub ori_digits: usize,
     /// Entries in the table.
     pub size: u64,
-    /// `slot[cell]`: index among the followed pieces of the piece in a cell, or 255.
-    slot: Vec<u8>,
     /// `ori[cell]`: the orientation in a cell.
     ori: Vec<u8>,
     start: usize,
@@ -45,6 +43,14 @@ pub struct Pattern {
     ori_weight: Vec<u64>,
     /// `twist^ori_digits`.
     ori_span: u64,
+    /// For [`Pattern::index`], in one pass over the cells without branches: `code[cell]`
+    /// is the followed piece in the cell or `k` (none), and `per[i]` is, for piece `i`
+    /// (`per[k]` all zero): its arrangement weight, the mask of the pieces before it,
+    /// its own bit, and its orientation weight (0 unless stored by piece).
+    code: Vec<u8>,
+    per: Vec<[u64; 4]>,
+    /// The orientation weight of each location (0 unless stored by location).
+    loc_ori_weight: Vec<u64>,
 }
 
 /// Where every piece is: `loc[start + piece]` and `ori[start + piece]` (orbit `start`).
@@ -138,13 +144,40 @@ impl Pattern {
             }
         }
         let ori = (0..o.size * t).map(|c| (c % t) as u8).collect();
-        let perm_weight = (0..k)
+        let perm_weight: Vec<u64> = (0..k)
             .map(|i| (i + 1..k).map(|j| (o.size - j) as u64).product())
             .collect();
-        let ori_weight = (0..ori_digits)
+        let ori_weight: Vec<u64> = (0..ori_digits)
             .map(|i| (o.twist as u64).pow((ori_digits - 1 - i) as u32))
             .collect();
+        let code: Vec<u8> = slot
+            .iter()
+            .map(|&i| if i == 255 { k as u8 } else { i })
+            .collect();
+        let mut per: Vec<[u64; 4]> = (0..k)
+            .map(|i| {
+                let w = if !all_ori && i < ori_digits {
+                    ori_weight[i]
+                } else {
+                    0
+                };
+                [perm_weight[i], (1u64 << i) - 1, 1u64 << i, w]
+            })
+            .collect();
+        per.push([0; 4]);
+        let loc_ori_weight = (0..o.size)
+            .map(|l| {
+                if all_ori && l < ori_digits {
+                    ori_weight[l]
+                } else {
+                    0
+                }
+            })
+            .collect();
         Pattern {
+            code,
+            per,
+            loc_ori_weight,
             ori_span: (o.twist as u64).pow(ori_digits as u32),
             perm_weight,
             ori_weight,
@@ -156,7 +189,6 @@ impl Pattern {
             all_ori,
             ori_digits,
             size,
-            slot,
             start: o.start,
         }
     }
@@ -187,25 +219,20 @@ impl Pattern {
         r * self.ori_span + o
     }
 
-    /// The index of a full byte state.
+    /// The index of a full byte state: one pass over the orbit's cells, in order of
+    /// location, each followed piece's arrangement digit being its location less the
+    /// pieces before it already met (at lower locations).
     #[inline]
     pub fn index(&self, s: &[u8]) -> u64 {
-        let k = self.pieces.len();
-        let mut loc = [0u8; 64];
-        let mut ori = [0u8; 64];
-        for (l, &cell) in s[self.start..self.start + self.n].iter().enumerate() {
-            let i = self.slot[cell as usize];
-            if self.all_ori {
-                ori[l] = self.ori[cell as usize];
-                if i != 255 {
-                    loc[i as usize] = l as u8;
-                }
-            } else if i != 255 {
-                loc[i as usize] = l as u8;
-                ori[i as usize] = self.ori[cell as usize];
-            }
+        let cells = &s[self.start..self.start + self.n];
+        let (mut seen, mut r, mut o) = (0u64, 0u64, 0u64);
+        for (l, (&c, &lw)) in cells.iter().zip(&self.loc_ori_weight).enumerate() {
+            let [pw, low, bit, ow] = self.per[self.code[c as usize] as usize];
+            r += (l as u64 - (seen & low).count_ones() as u64) * pw;
+            o += self.ori[c as usize] as u64 * (ow + lw);
+            seen |= bit;
         }
-        self.index_of(&loc[..k], &ori[..self.ori_len()])
+        r * self.ori_span + o
     }
 
     /// Orientations an index holds: per followed piece, or per location with `all_ori`.
@@ -218,7 +245,9 @@ impl Pattern {
         }
     }
 
-    #[inline]
+    /// The index from the followed pieces' locations and the orientations (digit by digit,
+    /// the reference the faster [`Pattern::index`] is tested against).
+    #[cfg(test)]
     fn index_of(&self, loc: &[u8], ori: &[u8]) -> u64 {
         self.perm_rank(loc) * self.ori_span + self.encode_ori(ori)
     }
@@ -976,6 +1005,15 @@ mod tests {
                 pieces.dedup();
                 let p = Pattern::with_orientations(&model, orbit, pieces, all_ori);
                 prop_assert_eq!(p.index_located(&s, &w), p.index(&s));
+                // And the index from the digits (Horner's rule, as `unindex` reads it).
+                let t = model.orbits[orbit].twist;
+                let loc: Vec<u8> = p.pieces.iter().map(|&q| w.loc[p.start + q as usize]).collect();
+                let ori: Vec<u8> = if p.all_ori {
+                    (0..p.n).map(|l| s[p.start + l] % t).collect()
+                } else {
+                    p.pieces.iter().map(|&q| w.ori[p.start + q as usize]).collect()
+                };
+                prop_assert_eq!(p.index_of(&loc, &ori), p.index(&s));
             }
         }
     }
