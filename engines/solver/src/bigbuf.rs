@@ -3,7 +3,8 @@
 //! Pattern-database look-ups are random reads over hundreds of megabytes: with 4 KiB pages
 //! nearly every one misses the TLB as well as the cache. [`BigBuf`] allocates on a 2 MiB
 //! boundary and, on Linux, asks for transparent huge pages (`madvise(MADV_HUGEPAGE)`), which
-//! is all it takes when the system's setting is `madvise` (the common default).
+//! is all it takes when the system's setting is `madvise` (the common default). A table
+//! cached on disk can instead be mapped from its file ([`BigBuf::map_file`]), read-only.
 
 use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};
 use std::ops::{Deref, DerefMut};
@@ -15,7 +16,16 @@ const HUGE: usize = 2 << 20;
 pub struct BigBuf {
     ptr: *mut u8,
     len: usize,
-    layout: Layout,
+    backing: Backing,
+}
+
+enum Backing {
+    /// Allocated with this layout.
+    Heap(Layout),
+    /// A read-only shared mapping of a file, `size` bytes from `base` (see
+    /// [`BigBuf::map_file`]).
+    #[cfg(target_os = "linux")]
+    File { base: *mut u8, size: usize },
 }
 
 // The buffer is plain owned bytes.
@@ -39,14 +49,101 @@ impl BigBuf {
         }
         // SAFETY: `ptr` is valid for `layout.size() >= len` bytes.
         unsafe { std::ptr::write_bytes(ptr, fill, len) };
-        BigBuf { ptr, len, layout }
+        BigBuf {
+            ptr,
+            len,
+            backing: Backing::Heap(layout),
+        }
+    }
+
+    /// `len` bytes of `file` from `offset`, mapped read-only from the page cache (no copy:
+    /// a table cached on disk is ready as soon as its pages are in memory, and runs that
+    /// load it share them). The mapping starts on a 2 MiB boundary of the file so that the
+    /// kernel can map its large folios with huge pages. `None` when the mapping fails
+    /// (then read the file instead).
+    #[cfg(target_os = "linux")]
+    pub fn map_file(file: &std::fs::File, offset: usize, len: usize) -> Option<BigBuf> {
+        use std::os::fd::AsRawFd;
+        let size = (offset + len).next_multiple_of(4096);
+        // Reserve an aligned range, then map the file over it.
+        let span = size + HUGE;
+        // SAFETY: an anonymous reservation with no access; the kernel checks the arguments.
+        let r = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                span,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if r == libc::MAP_FAILED {
+            return None;
+        }
+        let base = (r as usize).next_multiple_of(HUGE) as *mut u8;
+        // SAFETY: `base .. base + size` lies inside the reservation just made, which
+        // MAP_FIXED replaces; the file descriptor is open for reading.
+        let m = unsafe {
+            libc::mmap(
+                base.cast(),
+                size,
+                libc::PROT_READ,
+                libc::MAP_SHARED | libc::MAP_FIXED,
+                file.as_raw_fd(),
+                0,
+            )
+        };
+        // SAFETY: unmapping the parts of the reservation outside the file's mapping (or
+        // all of it when that failed).
+        unsafe {
+            let head = base as usize - r as usize;
+            if m == libc::MAP_FAILED {
+                libc::munmap(r, span);
+                return None;
+            }
+            if head > 0 {
+                libc::munmap(r, head);
+            }
+            let tail = span - head - size;
+            if tail > 0 {
+                libc::munmap(base.add(size).cast(), tail);
+            }
+            // Huge pages where the page cache has large folios, then every page read in
+            // now (the search would fault them in one by one).
+            libc::madvise(base.cast(), size, libc::MADV_HUGEPAGE);
+            libc::madvise(base.cast(), size, libc::MADV_POPULATE_READ);
+        }
+        Some(BigBuf {
+            // SAFETY: `offset < size`, inside the mapping.
+            ptr: unsafe { base.add(offset) },
+            len,
+            backing: Backing::File { base, size },
+        })
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn map_file(_file: &std::fs::File, _offset: usize, _len: usize) -> Option<BigBuf> {
+        None
     }
 
     /// The bytes as atomics, for filling a table from several threads.
     pub fn as_atomic(&mut self) -> &[AtomicU8] {
+        self.assert_writable();
         // SAFETY: `AtomicU8` has the size and alignment of `u8`, and `&mut self` guarantees
         // no other reference to the bytes exists while the atomics are borrowed.
         unsafe { std::slice::from_raw_parts(self.ptr as *const AtomicU8, self.len) }
+    }
+}
+
+impl BigBuf {
+    /// Writing to a file mapping would fault: tables loaded from disk are only read.
+    fn assert_writable(&self) {
+        #[cfg(target_os = "linux")]
+        assert!(
+            !matches!(self.backing, Backing::File { .. }),
+            "a table mapped from its cache file is read-only"
+        );
     }
 }
 
@@ -60,6 +157,7 @@ impl Deref for BigBuf {
 
 impl DerefMut for BigBuf {
     fn deref_mut(&mut self) -> &mut [u8] {
+        self.assert_writable();
         // SAFETY: as for `deref`, and `&mut self` makes the access exclusive.
         unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
     }
@@ -67,8 +165,15 @@ impl DerefMut for BigBuf {
 
 impl Drop for BigBuf {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout.
-        unsafe { dealloc(self.ptr, self.layout) }
+        match self.backing {
+            // SAFETY: allocated in `new` with this layout.
+            Backing::Heap(layout) => unsafe { dealloc(self.ptr, layout) },
+            #[cfg(target_os = "linux")]
+            // SAFETY: mapped in `map_file` with this size.
+            Backing::File { base, size } => unsafe {
+                libc::munmap(base.cast(), size);
+            },
+        }
     }
 }
 
@@ -93,5 +198,22 @@ mod tests {
         b[8] = 4;
         assert_eq!((b[7], b[8], b[9]), (3, 4, 255));
         assert_eq!(BigBuf::new(0, 1).len(), 0);
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn file_mapped_from_an_offset() {
+        use std::io::Write;
+        let path = std::env::temp_dir().join(format!("puz-bigbuf-{}", std::process::id()));
+        let bytes: Vec<u8> = (0..3_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        std::fs::File::create(&path)
+            .and_then(|mut f| f.write_all(b"0123456789abcdef").and(f.write_all(&bytes)))
+            .unwrap();
+        let f = std::fs::File::open(&path).unwrap();
+        let b = BigBuf::map_file(&f, 16, bytes.len()).expect("mapped");
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(b.len(), bytes.len());
+        assert_eq!(b[..], bytes[..]);
+        assert_eq!((b.as_ptr() as usize - 16) % HUGE, 0);
     }
 }

@@ -10,7 +10,7 @@ use crate::canon::Canon;
 use crate::error::{invalid, SolveError};
 use crate::metric::Metric;
 use crate::model::{Action, CellMap, Model};
-use crate::pdb::{default_cache_dir, Heuristic, Located, Locator};
+use crate::pdb::{default_cache_dir, Cache, Heuristic, Located, Locator};
 use crate::symmetry::{representatives, Symmetries};
 use puz_core::{Control, Perm, Puzzle};
 use rayon::prelude::*;
@@ -30,6 +30,9 @@ pub struct OptimalOptions {
     pub table_memory: Option<u64>,
     /// Where tables are cached (`None`: not cached). Default: `$XDG_CACHE_HOME/puz` or `~/.cache/puz`.
     pub cache: Option<PathBuf>,
+    /// Read cached tables into fresh memory instead of mapping their files (see
+    /// [`Cache::map`]): slower to load, a little faster to search.
+    pub copy_tables: bool,
     /// Give up above this cost.
     pub max_cost: u32,
     /// At most this many symmetries whose conjugates are looked up too (each costs look-ups
@@ -44,6 +47,7 @@ impl Default for OptimalOptions {
             first: false,
             table_memory: None,
             cache: default_cache_dir(),
+            copy_tables: false,
             max_cost: 40,
             conjugates: MAX_CONJUGATORS,
         }
@@ -568,7 +572,10 @@ impl Solver {
             metric,
             &actions,
             budget,
-            opts.cache.as_deref(),
+            opts.cache.as_deref().map(|dir| Cache {
+                dir,
+                map: !opts.copy_tables,
+            }),
             ctl,
         )?;
         let use_inverse = (0..metric.len())

@@ -289,6 +289,8 @@ fn main() {
             if let Ok(c) = std::env::var("PUZ_CONJUGATES").map(|v| v.parse::<usize>()) {
                 opts.conjugates = c.expect("PUZ_CONJUGATES: a number");
             }
+            // PUZ_TABLES=copy reads cached tables into fresh memory instead of mapping them.
+            opts.copy_tables = std::env::var("PUZ_TABLES").as_deref() == Ok("copy");
             let t0 = Instant::now();
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
             println!("puz tables ready in {:.2} s", t0.elapsed().as_secs_f64());
@@ -324,6 +326,8 @@ fn main() {
             if let Ok(c) = std::env::var("PUZ_CONJUGATES").map(|v| v.parse::<usize>()) {
                 opts.conjugates = c.expect("PUZ_CONJUGATES: a number");
             }
+            // PUZ_TABLES=copy reads cached tables into fresh memory instead of mapping them.
+            opts.copy_tables = std::env::var("PUZ_TABLES").as_deref() == Ok("copy");
             let t0 = Instant::now();
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
             let t1 = Instant::now();
