@@ -235,7 +235,7 @@ struct Parent<'a> {
 pub enum Wanted {
     /// The solution of the earliest task that has one: the same on every run. The tasks
     /// before it are searched to their end, which can take longer than finding it
-    /// (the atm superflip at 8 GiB: 14.1 s, against 11.9 s for [`Wanted::First`]).
+    /// (the atm superflip at 8 GiB: 8.5-10.4 s, against 7.0-8.6 s for [`Wanted::First`]).
     Earliest,
     /// The first solution found, by whichever thread: every thread stops then. Still
     /// proved optimal (every cheaper cost was searched to its end), but which of several
