@@ -78,6 +78,13 @@ impl BigBuf {
                 libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
             }
             base = map_whole(file, size)?;
+            // Pages read in by this mapping may be mapped small while they are new; a
+            // second mapping of the now cached file gets them huge.
+            if huge_mapped(base).is_some_and(|b| b < size / 10 * 9) {
+                // SAFETY: as above.
+                unsafe { libc::munmap(base.cast(), size) };
+                base = map_whole(file, size)?;
+            }
         }
         Some(BigBuf {
             // SAFETY: `offset < size`, inside the mapping.
