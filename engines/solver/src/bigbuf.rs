@@ -66,11 +66,12 @@ impl BigBuf {
         use std::os::fd::AsRawFd;
         let size = (offset + len).next_multiple_of(4096);
         let mut base = map_whole(file, size)?;
+        let small = |base| huge_mapped(base).is_some_and(|b| b < size / 10 * 9);
         // Pages the kernel cached small (read or written before) stay small while cached,
         // and a search over them misses the TLB (one 16-move htm position: 16.8 s against
         // 6.6 s). Then drop them and map again: read back through the mapping, the file
         // comes in huge pages, for this run and the next ones.
-        if size >= 64 << 20 && huge_mapped(base).is_some_and(|b| b < size / 10 * 9) {
+        if size >= 64 << 20 && small(base) {
             // SAFETY: unmapping the mapping just made (nothing refers to it yet); the advice
             // only drops clean cached pages of an open file.
             unsafe {
@@ -80,7 +81,7 @@ impl BigBuf {
             base = map_whole(file, size)?;
             // Pages read in by this mapping may be mapped small while they are new; a
             // second mapping of the now cached file gets them huge.
-            if huge_mapped(base).is_some_and(|b| b < size / 10 * 9) {
+            if small(base) {
                 // SAFETY: as above.
                 unsafe { libc::munmap(base.cast(), size) };
                 base = map_whole(file, size)?;

@@ -742,10 +742,21 @@ impl Solver {
         pr.staged.clear();
         pr.staged.resize(nv, false);
         pr.inverted = false;
+        // The look-up already read (within the limit) is not made again.
+        let read = read.map(|((v, k), i)| (v * np + k, self.heuristic.pdbs[k].value(i)));
+        // Of those above the limit, the largest on the parent goes alone first: in the
+        // sweeps over the children each child pending makes one look-up, and most are cut
+        // by it.
+        let mut best: Option<usize> = None;
         for v in 0..nv {
             for k in 0..np {
                 let j = v * np + k;
                 pr.round[j] = match (self.bounded(parent, v, k, limit), parent) {
+                    _ if read.is_some_and(|(r, _)| r == j) => {
+                        ub[j] = read.map_or(0, |(_, val)| val);
+                        pr.h = ub[j] as u32;
+                        u8::MAX
+                    }
                     _ if !self.needed[j] => {
                         ub[j] = 0;
                         u8::MAX
@@ -756,32 +767,20 @@ impl Solver {
                     }
                     (None, None) => 0,
                     (None, Some(p)) => match (p.ub[j] as u32).cmp(&limit) {
-                        std::cmp::Ordering::Greater => 1,
+                        std::cmp::Ordering::Greater => {
+                            if best.is_none_or(|b| p.ub[j] > p.ub[b]) {
+                                best = Some(j);
+                            }
+                            1
+                        }
                         std::cmp::Ordering::Equal => 2,
                         std::cmp::Ordering::Less => 3,
                     },
                 };
             }
         }
-        // The look-up already read (within the limit) is not made again.
-        if let Some(((v, k), i)) = read {
-            let j = v * np + k;
-            pr.round[j] = u8::MAX;
-            ub[j] = self.heuristic.pdbs[k].value(i);
-            pr.h = ub[j] as u32;
-        }
-        // Of those above the limit, the largest on the parent alone first: in the sweeps
-        // over the children each child pending makes one look-up, and most are cut by it.
-        if let Some(p) = parent {
-            let mut best: Option<usize> = None;
-            for j in 0..nv * np {
-                if pr.round[j] == 1 && best.is_none_or(|b| p.ub[j] > p.ub[b]) {
-                    best = Some(j);
-                }
-            }
-            if let Some(b) = best {
-                pr.round[b] = 0;
-            }
+        if let Some(b) = best {
+            pr.round[b] = 0;
         }
     }
 
