@@ -7,7 +7,7 @@
 #   MOVES=12 ONLY=optimal benches/solver/run.sh  # shorter scrambles than the default 16
 #   ONLY=gods benches/solver/run.sh        # one section: gods | depth | optimal | superflip
 #
-# Figures go to stdout; copy them with the date and command into README.md.
+# Figures go to stdout; benches/run.sh collects them into benches/results.md.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
