@@ -5,6 +5,7 @@
 //! - [`puzzle`]: a puzzle as orbits of pieces with orientations, flattened to points.
 //! - [`rank`]: the ranking contract (a bijection group -> `0..size`) engines share.
 //! - [`word`]: nested move sequences that are streamed, never expanded.
+//! - [`word_file`]: a word written as its definitions (one `let` per shared node).
 //!
 //! No module here knows the `puz` syntax: the interpreter builds these values.
 
@@ -13,6 +14,7 @@ pub mod perm;
 pub mod puzzle;
 pub mod rank;
 pub mod word;
+pub mod word_file;
 
 pub use control::{Control, Interrupt};
 pub use perm::Perm;
