@@ -65,6 +65,18 @@ fn declared_options_are_accepted() {
 }
 
 #[test]
+fn a_list_item_of_the_wrong_kind_is_pointed_at() {
+    let e = error("use cube3; gray([2, R U])");
+    assert!(
+        e.contains(
+            "`gray` needs a group or a list of numbers here, not a list holding a move sequence"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("gray([2, R U])\n") && e.contains("───"), "{e}");
+}
+
+#[test]
 fn a_list_item_that_is_not_a_location_is_pointed_at() {
     let e = error("use cube3; chain(group, base: [UFR, QQ])");
     assert!(e.contains("no location `QQ`"), "{e}");

@@ -244,9 +244,10 @@ fn help_for_one_builtin_comes_from_the_table() {
     assert!(out.contains("order(x)"), "{out}");
     assert!(out.contains("use cube3; order(R U)"), "{out}");
     assert!(
-        out.contains("all:") && out.contains("true or false (default: false)"),
+        out.contains("all:") && out.contains("true or false: every optimal solution"),
         "{out}"
     );
+    assert!(out.contains("default: false"), "{out}");
     assert!(err.contains("did you mean `order`?"), "{err}");
 }
 

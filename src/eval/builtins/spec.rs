@@ -240,11 +240,12 @@ impl Builtin {
             s.push_str("options:\n");
             for o in self.options {
                 s.push_str(&format!(
-                    "  {:<width$}  {} (default: {}): {}\n",
+                    "  {:<width$}  {}: {}\n  {:<width$}  default: {}\n",
                     format!("{}:", o.name),
                     describe(o.kinds),
+                    o.help,
+                    "",
                     o.default.text(),
-                    o.help
                 ));
             }
         }
@@ -324,13 +325,13 @@ impl Builtin {
                 None => {
                     let p = &self.params[pos.len()];
                     if !p.kinds.iter().any(|k| k.accepts(&arg.value)) {
+                        let (at, found) = mismatch(&arg, p.kinds);
                         let d = Diag::new(
-                            arg.span,
+                            at,
                             format!(
-                                "`{}` needs {} here, not {}",
+                                "`{}` needs {} here, not {found}",
                                 self.name,
                                 describe(p.kinds),
-                                arg.value.type_name()
                             ),
                         )
                         .with_label(format!("`{}`", p.name));
@@ -342,13 +343,10 @@ impl Builtin {
                     let i = self.options.iter().position(|o| o.name == name).unwrap();
                     let o = &self.options[i];
                     if !o.kinds.iter().any(|k| k.accepts(&arg.value)) {
+                        let (at, found) = mismatch(&arg, o.kinds);
                         let d = Diag::new(
-                            arg.span,
-                            format!(
-                                "`{name}:` takes {}, not {}",
-                                describe(o.kinds),
-                                arg.value.type_name()
-                            ),
+                            at,
+                            format!("`{name}:` takes {}, not {found}", describe(o.kinds)),
                         );
                         let own = format!("`{name}:` {} (default: {})", o.help, o.default.text());
                         return Err(match o.kinds.iter().find_map(|k| k.hint()) {
@@ -374,6 +372,27 @@ impl Builtin {
             None => d.with_help(self.usage()),
         }
     }
+}
+
+/// Where a value fails its kinds and what it is there: a list that some `ListOf` kind
+/// would take but for one item is reported at that item.
+fn mismatch(arg: &Arg, kinds: &[Kind]) -> (Span, String) {
+    if let Value::List(items) = &arg.value {
+        for k in kinds {
+            if let Kind::ListOf(inner) = k {
+                if let Some(i) = items
+                    .iter()
+                    .position(|x| !inner.iter().any(|k| k.accepts(x)))
+                {
+                    return (
+                        arg.item_span(i),
+                        format!("a list holding {}", items[i].type_name()),
+                    );
+                }
+            }
+        }
+    }
+    (arg.span, arg.value.type_name().to_string())
 }
 
 /// One argument of a call as the interpreter evaluated it.
