@@ -38,7 +38,13 @@ Multi-line input continues while a bracket is open.";
 pub fn help_text() -> String {
     let mut s = format!("{HELP}\nBuiltins:\n");
     for b in crate::eval::builtins::TABLE {
-        s.push_str(&format!("  {:<44} {}\n", b.sig(), b.help));
+        let sig = b.sig();
+        if sig.len() > 44 {
+            // A long signature gets a line of its own, so the descriptions stay aligned.
+            s.push_str(&format!("  {sig}\n  {:<44} {}\n", "", b.help));
+        } else {
+            s.push_str(&format!("  {sig:<44} {}\n", b.help));
+        }
     }
     s.push_str(
         "Metrics: htm qtm stm atm (`metric atm` selects one; `metric m = {U, U2, U'}` defines one)",
