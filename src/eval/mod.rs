@@ -1,9 +1,13 @@
 //! Evaluation: the interpreter that runs statements, the values it computes with, and
 //! the builtins that call the engines (which know nothing of the syntax).
 //!
-//! Layering (each module imports only those below it): `interp` -> `builtins` ->
-//! `relations`, `metrics`, `show` -> `value` -> `groups` -> `puzzle_ctx`; `build_puzzle`,
-//! `names` and `split` serve the interpreter.
+//! Layering: a module imports only modules of later lines, never the other way round.
+//! - `interp` (statements, expressions, calls; the forms read from syntax)
+//! - `builtins` (the table) -> its families -> `builtins::spec` (kinds, checker, context)
+//! - `relations`, `metrics`, `show`, `build_puzzle`
+//! - `value`
+//! - `groups`, `show_net`, `names`, `split`
+//! - `puzzle_ctx`
 
 pub mod build_puzzle;
 pub mod builtins;
