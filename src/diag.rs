@@ -1,7 +1,7 @@
 //! Diagnostics: an error with a span, a label and a hint, rendered by miette against
 //! the source it came from.
 
-use crate::syntax::Span;
+use crate::span::Span;
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
 use std::fmt;
 use std::sync::Arc;
@@ -18,6 +18,9 @@ pub struct Diag {
     /// The source this error belongs to, once known (set by the interpreter).
     pub source: Option<Box<Source>>,
 }
+
+/// The result of evaluating anything: a value or a diagnostic.
+pub type EvalResult<T> = Result<T, Diag>;
 
 /// A named source text (a file, the REPL line, a stdlib module).
 #[derive(Clone, Debug, PartialEq)]

@@ -236,3 +236,24 @@ fn too_large_is_refused_up_front() {
         assert!(err.contains(what), "{src}: {err}");
     }
 }
+
+#[test]
+fn help_for_one_builtin_comes_from_the_table() {
+    let (out, err, ok) = repl(":help order\n:help optimal\n:help ordr\n");
+    assert!(ok);
+    assert!(out.contains("order(x)"), "{out}");
+    assert!(out.contains("use cube3; order(R U)"), "{out}");
+    assert!(
+        out.contains("all:") && out.contains("true or false: every optimal solution"),
+        "{out}"
+    );
+    assert!(out.contains("default: false"), "{out}");
+    assert!(err.contains("did you mean `order`?"), "{err}");
+}
+
+#[test]
+fn completion_offers_options_from_the_table() {
+    let it = puz::eval::Interp::new(Box::new(std::io::sink()));
+    let h = puz::repl::PuzHelper::new(&it);
+    assert!(h.complete_word("memo").contains(&"memory:".to_string()));
+}

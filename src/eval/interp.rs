@@ -2,15 +2,18 @@
 //! and evaluates expressions to [`Value`]s.
 
 use super::build_puzzle;
+use super::builtins::{self, spec};
+use super::metrics;
 use super::names::suggest;
 use super::puzzle_ctx::{LetterFor, PuzzleCtx};
+use super::relations;
 use super::split::{self, Piece};
-use super::value::{GroupVal, SeqVal, Value};
+use super::value::{GroupVal, MetricSpec, SeqVal, Value};
 use crate::diag::{Diag, Source};
 use crate::syntax::*;
 use indexmap::IndexMap;
 use num_bigint::BigInt;
-use num_traits::{Signed, ToPrimitive, Zero};
+use num_traits::Zero;
 use puz_core::{Control, NamedMove, Word};
 use std::io::Write;
 use std::rc::Rc;
@@ -35,10 +38,10 @@ pub struct Interp {
     /// The source being run (for diagnostics).
     pub source: Source,
     /// The metric chosen by `metric NAME` (htm until then).
-    pub metric: Rc<super::value::MetricSpec>,
+    pub metric: Rc<MetricSpec>,
 }
 
-pub type EvalResult<T> = Result<T, Diag>;
+pub use crate::diag::EvalResult;
 
 impl Interp {
     pub fn new(out: Box<dyn Write>) -> Interp {
@@ -53,7 +56,7 @@ impl Interp {
                 name: "<input>".into(),
                 text: Arc::new(String::new()),
             },
-            metric: Rc::new(super::value::MetricSpec::Named("htm".into())),
+            metric: Rc::new(MetricSpec::Named("htm".into())),
         }
     }
 
@@ -122,9 +125,7 @@ impl Interp {
                 Ok(())
             }
             Stmt::Move(m) => self.add_move(m),
-            Stmt::Metric { name, value, span } => {
-                super::builtins::solve::metric_stmt(self, name, value.as_ref(), *span)
-            }
+            Stmt::Metric { name, value, span } => self.metric_stmt(name, value.as_ref(), *span),
             Stmt::Assert { expr, .. } => self.assert(expr),
             Stmt::Show { expr, .. } => {
                 let v = self.eval(expr)?;
@@ -156,7 +157,7 @@ impl Interp {
                 .with_help("choose another name; a `let` may not hide a move"));
             }
         }
-        if super::builtins::is_builtin(&name.name) || name.name == "group" {
+        if builtins::is_builtin(&name.name) || name.name == "group" {
             return Err(
                 Diag::new(name.span, format!("`{}` is a builtin", name.name))
                     .with_label("redefined here")
@@ -225,8 +226,7 @@ impl Interp {
 
     fn use_puzzle(&mut self, name: &Ident, args: &[Arg]) -> EvalResult<()> {
         if !args.is_empty() {
-            let v =
-                super::builtins::call(self, name, args, name.span.to(args.last().unwrap().span))?;
+            let v = self.call(name, args, name.span.to(args.last().unwrap().span))?;
             return match v {
                 Value::Puzzle(p) => {
                     self.puzzles.insert(p.def.name.clone(), p.clone());
@@ -290,10 +290,8 @@ impl Interp {
                     } => {
                         let l = self.eval(lhs)?;
                         match self.eval(rhs)? {
-                            Value::Group(g) => {
-                                super::builtins::group::why_not(self, &l, &g, expr.span)?
-                                    .unwrap_or_default()
-                            }
+                            Value::Group(g) => relations::why_not(&self.ctl, &l, &g, expr.span)?
+                                .unwrap_or_default(),
                             _ => String::new(),
                         }
                     }
@@ -320,9 +318,7 @@ impl Interp {
     }
 
     pub fn require_puzzle(&self, span: Span) -> EvalResult<Rc<PuzzleCtx>> {
-        self.current.clone().ok_or_else(|| {
-            Diag::new(span, "no puzzle is in use").with_help("start with `use cube3` (or another stdlib puzzle) or define one with `puzzle NAME { ... }`")
-        })
+        self.current.clone().ok_or_else(|| spec::no_puzzle(span))
     }
 
     // ---- expressions ----
@@ -402,7 +398,7 @@ impl Interp {
                     ),
                 }
             }
-            ExprKind::Call { name, args } => super::builtins::call(self, name, args, e.span),
+            ExprKind::Call { name, args } => self.call(name, args, e.span),
             ExprKind::Group(items) => {
                 let p = self.require_puzzle(e.span)?;
                 let mut gens = Vec::new();
@@ -449,6 +445,185 @@ impl Interp {
             }
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, e.span),
         }
+    }
+
+    // ---- calls ----
+
+    /// A call: a builtin from the table, with its arguments evaluated (by the kinds the
+    /// table declares for them) and checked before it runs; otherwise Jaap's compact
+    /// juxtaposition `LM(R MLMLM R)`.
+    fn call(&mut self, name: &Ident, args: &[Arg], span: Span) -> EvalResult<Value> {
+        let Some(b) = builtins::lookup(&name.name) else {
+            return self.not_a_builtin(name, args, span);
+        };
+        let shape: Vec<Option<(&str, Span)>> = args
+            .iter()
+            .map(|a| a.name.as_ref().map(|n| (n.name.as_str(), n.span)))
+            .collect();
+        b.check_shape(&shape, span)?;
+        let mut given = Vec::new();
+        let mut positional = 0;
+        for a in args {
+            let kinds = b
+                .kinds_for(a.name.as_ref().map(|n| n.name.as_str()), positional)
+                .unwrap_or(&[]);
+            if a.name.is_none() {
+                positional += 1;
+            }
+            let (value, items) = self.eval_arg(&a.value, kinds)?;
+            given.push(spec::Given {
+                name: a.name.as_ref().map(|n| (n.name.clone(), n.span)),
+                value,
+                span: a.value.span,
+                items,
+            });
+        }
+        let args = b.check(given, span)?;
+        let mut ctx = spec::Ctx {
+            puzzle: self.current.clone(),
+            metric: self.metric.clone(),
+            ctl: &self.ctl,
+            out: &mut *self.out,
+        };
+        (b.run)(&mut ctx, &args)
+    }
+
+    /// Evaluates an argument. Two forms are read from the syntax, by the kinds the
+    /// argument takes: a bracket literal where a list is taken is a list of its items
+    /// (`[x, y]` there is not a commutator), and a location is its name as written
+    /// (`UFR` there is not the word `U F R`). Also returns a list literal's item spans.
+    fn eval_arg(&mut self, e: &Expr, kinds: &[spec::Kind]) -> EvalResult<(Value, Vec<Span>)> {
+        if let ExprKind::Bracket {
+            items,
+            colon: false,
+        } = &e.kind
+        {
+            let inner = kinds.iter().find_map(|k| match k {
+                spec::Kind::ListOf(inner) => Some(*inner),
+                _ => None,
+            });
+            if let Some(inner) = inner {
+                let mut vals = Vec::new();
+                for i in items {
+                    vals.push(self.eval_arg(i, inner)?.0);
+                }
+                return Ok((Value::List(vals), items.iter().map(|i| i.span).collect()));
+            }
+        }
+        if kinds.contains(&spec::Kind::Loc) {
+            match &e.kind {
+                ExprKind::Word(w) => return Ok((Value::Str(w.clone()), vec![])),
+                ExprKind::Int(i) => return Ok((Value::Str(i.to_string()), vec![])),
+                ExprKind::Str(s) => return Ok((Value::Str(s.clone()), vec![])),
+                _ => {}
+            }
+        }
+        Ok((self.eval(e)?, vec![]))
+    }
+
+    fn not_a_builtin(&mut self, name: &Ident, args: &[Arg], span: Span) -> EvalResult<Value> {
+        let other = name.name.as_str();
+        // Jaap's compact style: `LM(R MLMLM R)` is the word `LM` followed by a group.
+        if let [Arg {
+            name: None, value, ..
+        }] = args
+        {
+            if self.current.is_some() {
+                let word = Expr {
+                    kind: ExprKind::Word(other.to_string()),
+                    span: name.span,
+                };
+                let group = Expr {
+                    kind: ExprKind::Seq(vec![value.clone()]),
+                    span: Span::new(name.span.end, span.end),
+                };
+                let seq = Expr {
+                    kind: ExprKind::Seq(vec![word, group]),
+                    span,
+                };
+                if let Ok(v) = self.eval(&seq) {
+                    return Ok(v);
+                }
+            }
+        }
+        if self.vars.contains_key(other)
+            || self
+                .current
+                .as_ref()
+                .is_some_and(|p| p.move_index(other).is_some())
+        {
+            return Err(
+                Diag::new(name.span, format!("`{other}` is not a function")).with_help(format!(
+                    "to follow `{other}` by a bracketed sequence, put a space: `{other} (...)`"
+                )),
+            );
+        }
+        let names = builtins::names();
+        let near = suggest(other, names.iter().copied());
+        let d =
+            Diag::new(name.span, format!("unknown function `{other}`")).with_label("not a builtin");
+        Err(if near.is_empty() {
+            d.with_help(format!("builtins: {}", names.join(", ")))
+        } else {
+            d.with_help(format!("did you mean `{}`?", near[0]))
+        })
+    }
+
+    /// `metric htm` selects a metric; `metric m = {U, U2, U'}` defines one.
+    fn metric_stmt(&mut self, name: &Ident, value: Option<&Expr>, span: Span) -> EvalResult<()> {
+        let Some(e) = value else {
+            let v = match self.vars.get(&name.name) {
+                Some(b) => b.value.clone(),
+                None => metrics::constant(&name.name).ok_or_else(|| {
+                    Diag::new(name.span, format!("unknown metric `{}`", name.name))
+                        .with_help("the metrics are htm, qtm, stm, atm, or one defined with `metric NAME = {U, U2, ...}`")
+                })?,
+            };
+            return match v {
+                Value::Metric(m) => {
+                    self.metric = m;
+                    Ok(())
+                }
+                v => Err(Diag::new(
+                    name.span,
+                    format!("`{}` is {}, not a metric", name.name, v.type_name()),
+                )),
+            };
+        };
+        let ExprKind::Braces(items) = &e.kind else {
+            return Err(Diag::new(
+                e.span,
+                "a metric is a set of generators in braces: `{U, U2, U'}`",
+            ));
+        };
+        let p = self.require_puzzle(span)?;
+        let mut gens = Vec::new();
+        for item in items {
+            match self.eval(item)? {
+                Value::Seq(s) => gens.push((s.word.display(&p.alphabet), 1)),
+                v => {
+                    return Err(Diag::new(
+                        item.span,
+                        format!("a generator is a move sequence, not {}", v.type_name()),
+                    ))
+                }
+            }
+        }
+        let spec = MetricSpec::Explicit {
+            name: name.name.clone(),
+            gens,
+        };
+        // Resolve once now so a bad generator is reported where it is written.
+        metrics::resolve(&p, &spec, &metrics::gen_names(&p, &p.gens), e.span)?;
+        self.vars.insert(
+            name.name.clone(),
+            Binding {
+                value: Value::Metric(Rc::new(spec)),
+                span: name.span,
+                source: self.source.name.clone(),
+            },
+        );
+        Ok(())
     }
 
     fn source_text(&self, span: Span) -> String {
@@ -548,7 +723,7 @@ impl Interp {
             }
             _ => {}
         }
-        if let Some(v) = super::builtins::solve::constant(name) {
+        if let Some(v) = metrics::constant(name) {
             return Ok(v);
         }
         if self.current.is_none() {
@@ -567,7 +742,7 @@ impl Interp {
         if let Some(p) = &self.current {
             names.extend(p.def.moves.iter().map(|m| m.name.as_str()));
         }
-        names.extend(super::builtins::names());
+        names.extend(builtins::names());
         let near = suggest(name, names.iter().copied());
         let d = Diag::new(span, format!("unknown name `{name}`"))
             .with_label("not a move, macro or builtin");
@@ -683,12 +858,11 @@ impl Interp {
         };
         match op {
             BinOp::Eq | BinOp::Ne => {
-                let eq = self
-                    .values_equal(&l, &r, span)?
+                let eq = relations::values_equal(&self.ctl, &l, &r, span)?
                     .ok_or_else(|| mismatch(&l, &r))?;
                 Ok(Value::Bool(eq == (op == BinOp::Eq)))
             }
-            BinOp::In => super::builtins::group::membership(self, &l, &r, span),
+            BinOp::In => relations::membership(&self.ctl, &l, &r, span),
             BinOp::Le | BinOp::Ge | BinOp::Lt | BinOp::Gt => match (&l, &r) {
                 (Value::Int(a), Value::Int(b)) => Ok(Value::Bool(match op {
                     BinOp::Le => a <= b,
@@ -696,8 +870,8 @@ impl Interp {
                     BinOp::Lt => a < b,
                     _ => a > b,
                 })),
-                (Value::Group(_), Value::Group(_)) => {
-                    super::builtins::group::compare(self, op, &l, &r, span)
+                (Value::Group(a), Value::Group(b)) => {
+                    Ok(Value::Bool(relations::compare(&self.ctl, op, a, b, span)?))
                 }
                 _ => Err(mismatch(&l, &r)),
             },
@@ -720,40 +894,6 @@ impl Interp {
             },
         }
     }
-
-    /// Equality: same effect for sequences and positions, same group for groups.
-    pub fn values_equal(&mut self, l: &Value, r: &Value, span: Span) -> EvalResult<Option<bool>> {
-        Ok(match (l, r) {
-            (Value::Int(a), Value::Int(b)) => Some(a == b),
-            (Value::Bool(a), Value::Bool(b)) => Some(a == b),
-            (Value::Str(a), Value::Str(b)) => Some(a == b),
-            (Value::Group(_), Value::Group(_)) => {
-                let le = super::builtins::group::compare(self, BinOp::Le, l, r, span)?;
-                let ge = super::builtins::group::compare(self, BinOp::Ge, l, r, span)?;
-                Some(matches!((le, ge), (Value::Bool(true), Value::Bool(true))))
-            }
-            (Value::List(a), Value::List(b)) => {
-                if a.len() != b.len() {
-                    Some(false)
-                } else {
-                    let mut all = true;
-                    for (x, y) in a.iter().zip(b) {
-                        all &= self.values_equal(x, y, span)?.unwrap_or(false);
-                    }
-                    Some(all)
-                }
-            }
-            _ => match (l.perm(), r.perm()) {
-                (Some((pa, a)), Some((pb, b))) => {
-                    if pa.def.name != pb.def.name || a.degree() != b.degree() {
-                        return Err(Diag::new(span, "these are positions of different puzzles"));
-                    }
-                    Some(a == b)
-                }
-                _ => None,
-            },
-        })
-    }
 }
 
 /// A short rendering of a value for assertion messages.
@@ -774,13 +914,4 @@ pub fn brief(v: &Value) -> String {
     } else {
         s
     }
-}
-
-/// Converts an integer value to i64 for builtins that take counts.
-pub fn small(v: &BigInt, span: Span) -> EvalResult<i64> {
-    if v.is_negative() && v.abs() > BigInt::from(i64::MAX) {
-        return Err(Diag::new(span, "number too large"));
-    }
-    v.to_i64()
-        .ok_or_else(|| Diag::new(span, "number too large"))
 }

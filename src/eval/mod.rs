@@ -1,12 +1,22 @@
 //! Evaluation: the interpreter that runs statements, the values it computes with, and
 //! the builtins that call the engines (which know nothing of the syntax).
+//!
+//! Layering: a module imports only modules of later lines, never the other way round.
+//! - `interp` (statements, expressions, calls; the forms read from syntax)
+//! - `builtins` (the table) -> its families -> `builtins::spec` (kinds, checker, context)
+//! - `relations`, `metrics`, `show`, `build_puzzle`
+//! - `value`
+//! - `groups`, `show_net`, `names`, `split`
+//! - `puzzle_ctx`
 
 pub mod build_puzzle;
 pub mod builtins;
 pub mod groups;
 pub mod interp;
+pub mod metrics;
 pub mod names;
 pub mod puzzle_ctx;
+pub mod relations;
 pub mod show;
 pub mod show_net;
 pub mod split;

@@ -1,8 +1,12 @@
 //! Runtime values of the interpreter and how the REPL prints them.
 
+use super::groups::{self, GroupEngine};
 use super::puzzle_ctx::PuzzleCtx;
+use crate::diag::Diag;
+use crate::span::Span;
 use num_bigint::BigInt;
-use puz_core::{Perm, Word};
+use puz_core::{Control, Perm, Word};
+use puz_group::ChainOptions;
 use std::cell::OnceCell;
 use std::fmt;
 use std::rc::Rc;
@@ -57,7 +61,7 @@ pub struct GroupVal {
     /// How the group was written, for printing.
     pub text: String,
     /// The stabiliser chain, built on first use and shared by copies of this value.
-    pub engine: Rc<OnceCell<Rc<super::groups::GroupEngine>>>,
+    pub engine: Rc<OnceCell<Rc<GroupEngine>>>,
 }
 
 impl GroupVal {
@@ -68,6 +72,31 @@ impl GroupVal {
             text,
             engine: Rc::new(OnceCell::new()),
         }
+    }
+
+    /// A group value for an engine group that has no generator words of its own
+    /// (a stabiliser): its letters are sequences of the parent's generators.
+    pub fn derived(puzzle: Rc<PuzzleCtx>, engine: GroupEngine, text: String) -> GroupVal {
+        let gens = engine.letter_words.clone();
+        let v = GroupVal::new(puzzle, gens, text);
+        let _ = v.engine.set(Rc::new(engine));
+        v
+    }
+
+    /// The stabiliser chain, built on first use (Ctrl-C stops the build).
+    pub fn engine(&self, ctl: &Control, span: Span) -> Result<Rc<GroupEngine>, Diag> {
+        if let Some(e) = self.engine.get() {
+            return Ok(e.clone());
+        }
+        let e = Rc::new(groups::build(
+            &self.puzzle,
+            &self.gens,
+            &ChainOptions::default(),
+            ctl,
+            span,
+        )?);
+        let _ = self.engine.set(e.clone());
+        Ok(e)
     }
 }
 

@@ -19,7 +19,10 @@ impl PuzHelper {
         if let Some(p) = &it.current {
             names.extend(p.def.moves.iter().map(|m| m.name.clone()));
         }
-        names.extend(crate::eval::builtins::names().into_iter().map(String::from));
+        for b in crate::eval::builtins::TABLE {
+            names.push(b.name.to_string());
+            names.extend(b.options.iter().map(|o| format!("{}:", o.name)));
+        }
         names.extend(
             [
                 "use", "let", "move", "puzzle", "assert", "show", "metric", "group",

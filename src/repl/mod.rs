@@ -31,19 +31,39 @@ puz REPL. Type statements as in a script; results print below.
                              floppy cheese topspin clock lightsout sixpiece, row(n))
   let sexy = R U R' U'       name a sequence (or a group, a number, ...)
   order(sexy)  cycles(sexy)  show sexy  sexy == [R, U]  <U, R>  assert EXPR
-Commands: :help  :load FILE  :quit   (Ctrl-C stops a long computation; Ctrl-D quits)
+Commands: :help  :help NAME  :load FILE  :quit   (Ctrl-C stops a long computation; Ctrl-D quits)
 Multi-line input continues while a bracket is open.";
 
 /// The REPL help: commands, then every builtin with its one-line description.
 pub fn help_text() -> String {
     let mut s = format!("{HELP}\nBuiltins:\n");
     for b in crate::eval::builtins::TABLE {
-        s.push_str(&format!("  {:<44} {}\n", b.sig, b.help));
+        let sig = b.sig();
+        if sig.len() > 44 {
+            // A long signature gets a line of its own, so the descriptions stay aligned.
+            s.push_str(&format!("  {sig}\n  {:<44} {}\n", "", b.help));
+        } else {
+            s.push_str(&format!("  {sig:<44} {}\n", b.help));
+        }
     }
     s.push_str(
         "Metrics: htm qtm stm atm (`metric atm` selects one; `metric m = {U, U2, U'}` defines one)",
     );
+    s.push_str("\n`:help NAME` shows a builtin's arguments, options and defaults, and an example.");
     s
+}
+
+/// `:help NAME`: one builtin in full, from the builtin table.
+pub fn help_for(name: &str) -> Result<String, String> {
+    let name = name.trim_end_matches("()");
+    crate::eval::builtins::help(name).ok_or_else(|| {
+        let names = crate::eval::builtins::names();
+        let near = crate::eval::names::suggest(name, names.iter().copied());
+        match near.first() {
+            Some(n) => format!("no builtin `{name}`; did you mean `{n}`?"),
+            None => format!("no builtin `{name}` (`:help` lists them)"),
+        }
+    })
 }
 
 fn history_path() -> Option<std::path::PathBuf> {
@@ -93,6 +113,10 @@ pub fn run(mut it: Interp) -> ExitCode {
                     let mut parts = cmd.splitn(2, char::is_whitespace);
                     match (parts.next().unwrap_or(""), parts.next().map(str::trim)) {
                         ("q" | "quit" | "exit", _) => break,
+                        ("h" | "help", Some(name)) if !name.is_empty() => match help_for(name) {
+                            Ok(text) => println!("{text}"),
+                            Err(e) => eprintln!("{e}"),
+                        },
                         ("h" | "help", _) => println!("{}", help_text()),
                         ("load" | "l", Some(file)) if !file.is_empty() => {
                             match std::fs::read_to_string(file) {

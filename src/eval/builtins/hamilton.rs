@@ -1,74 +1,45 @@
 //! Builtins of Hamilton paths and Devil's algorithms (LANGUAGE.md section 5), calling
 //! the Hamilton engine: checks, automatic cycles and Jaap's constructions.
 
-use super::group::group_arg;
-use super::Args;
-use crate::diag::Diag;
+use super::spec::{interrupted, small, Args, Ctx};
+use crate::diag::{Diag, EvalResult};
 use crate::eval::groups;
-use crate::eval::interp::{small, EvalResult, Interp};
 use crate::eval::puzzle_ctx::LetterFor;
 use crate::eval::value::{GroupVal, SeqVal, Value};
-use crate::syntax::Span;
+use crate::span::Span;
 use puz_core::{Frame, Word};
 use puz_hamilton::gray::Digit;
 use puz_hamilton::{Kind, Mode, Report};
 
-fn seq_arg(it: &mut Interp, a: &Args, i: usize) -> EvalResult<(SeqVal, Span)> {
-    let e = a.pos(i).ok_or_else(|| {
-        Diag::new(
-            a.span,
-            format!("`{}` needs a sequence argument", a.fname.name),
-        )
-    })?;
-    match it.eval(e)? {
-        Value::Seq(s) => Ok((s, e.span)),
-        v => Err(Diag::new(
-            e.span,
-            format!(
-                "`{}` needs a move sequence here, not {}",
-                a.fname.name,
-                v.type_name()
-            ),
-        )),
-    }
-}
-
-fn interrupt(span: Span) -> impl Fn(puz_core::Interrupt) -> Diag {
-    move |i| Diag::new(span, i.to_string())
-}
-
 /// Runs the checker on `w` over the group `g`.
-fn run_check(it: &mut Interp, a: &Args, mode: Mode) -> EvalResult<(Report, SeqVal, GroupVal)> {
-    a.expect(2, 2, &["start"])?;
-    let (s, sp) = seq_arg(it, a, 0)?;
-    let g = group_arg(it, a, 1)?;
+fn run_check(ctx: &mut Ctx, a: &Args, mode: Mode) -> EvalResult<(Report, SeqVal, GroupVal)> {
+    let w = a.pos(0);
+    let s = w.seq();
+    let g = a.pos(1).group();
     if s.puzzle.def.name != g.puzzle.def.name {
         return Err(Diag::new(
-            sp,
+            w.span,
             format!(
                 "this sequence is on `{}`, the group on `{}`",
                 s.puzzle.def.name, g.puzzle.def.name
             ),
         ));
     }
-    let start = match a.named("start") {
-        Some(e) => match it.eval(e)?.perm() {
-            Some((_, p)) => p.clone(),
-            None => return Err(Diag::new(e.span, "`start:` takes a position or a sequence")),
-        },
+    let start = match a.opt("start") {
+        Some(x) => x.perm().1.clone(),
         None => s.puzzle.identity(),
     };
-    let eng = groups::engine(&g, &it.ctl, a.span)?;
+    let eng = g.engine(ctx.ctl, a.span)?;
     let report = puz_hamilton::check(
         &s.word,
         &s.puzzle.alphabet,
         &start,
         &eng.group,
         mode,
-        &it.ctl,
+        ctx.ctl,
     )
-    .map_err(interrupt(a.span))?;
-    Ok((report, s, g))
+    .map_err(interrupted(a.span))?;
+    Ok((report, s.clone(), g.clone()))
 }
 
 fn frames_text(frames: &[Frame]) -> String {
@@ -173,24 +144,24 @@ fn describe(r: &Report, s: &SeqVal, g: &GroupVal, mode: Mode) -> String {
     out.trim_end().to_string()
 }
 
-pub fn check_hamilton(it: &mut Interp, a: &Args) -> EvalResult<Value> {
-    let (r, s, g) = run_check(it, a, Mode::Hamilton)?;
+pub fn check_hamilton(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    let (r, s, g) = run_check(ctx, a, Mode::Hamilton)?;
     Ok(Value::Text(describe(&r, &s, &g, Mode::Hamilton)))
 }
 
-pub fn check_devil(it: &mut Interp, a: &Args) -> EvalResult<Value> {
-    let (r, s, g) = run_check(it, a, Mode::Devil)?;
+pub fn check_devil(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    let (r, s, g) = run_check(ctx, a, Mode::Devil)?;
     Ok(Value::Text(describe(&r, &s, &g, Mode::Devil)))
 }
 
 /// `is_hamilton_cycle(w, G)`, `is_hamilton_path(w, G)`, `is_devil(w, G)`: for asserts.
-pub fn is_kind(it: &mut Interp, a: &Args, want: Option<Kind>) -> EvalResult<Value> {
+pub fn is_kind(ctx: &mut Ctx, a: &Args, want: Option<Kind>) -> EvalResult<Value> {
     let mode = if want.is_some() {
         Mode::Hamilton
     } else {
         Mode::Devil
     };
-    let (r, _, _) = run_check(it, a, mode)?;
+    let (r, _, _) = run_check(ctx, a, mode)?;
     Ok(Value::Bool(match want {
         Some(k) => r.kind == k && r.leaves_group.is_none(),
         None => r.all_seen_at.is_some() && r.leaves_group.is_none(),
@@ -199,7 +170,7 @@ pub fn is_kind(it: &mut Interp, a: &Args, want: Option<Kind>) -> EvalResult<Valu
 
 /// Replaces every letter of a word by a word (letter maps are closed under inverse, so
 /// an inverted letter maps to the inverted image).
-pub fn map_letters(w: &Word, f: &dyn Fn(u32) -> Word) -> Word {
+fn map_letters(w: &Word, f: &dyn Fn(u32) -> Word) -> Word {
     match w {
         Word::Letter(l) => f(*l),
         Word::Seq(items) => Word::Seq(
@@ -217,13 +188,12 @@ pub fn map_letters(w: &Word, f: &dyn Fn(u32) -> Word) -> Word {
 
 /// `hamilton(G)`: a Hamilton cycle of the Cayley graph of G on its generators and their
 /// inverses, found by the engine and verified by the checker before it is returned.
-pub fn hamilton(it: &mut Interp, a: &Args) -> EvalResult<Value> {
-    a.expect(1, 1, &[])?;
-    let g = group_arg(it, a, 0)?;
+pub fn hamilton(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    let g = a.pos(0).group();
     let p = g.puzzle.clone();
-    let eng = groups::engine(&g, &it.ctl, a.span)?;
+    let eng = g.engine(ctx.ctl, a.span)?;
     if g.gens.iter().any(|w| !matches!(w, Word::Letter(_))) {
-        return Err(Diag::new(a.pos(0).unwrap().span, format!("the generators of {} must be single moves", g.text))
+        return Err(Diag::new(a.pos(0).span, format!("the generators of {} must be single moves", g.text))
             .with_help("a Hamilton cycle visits a position after every move: make a compound generator one move with `move T1 = S T S'`"));
     }
     let (alpha, words) = groups::alphabet(&p, &g.gens, false);
@@ -233,7 +203,7 @@ pub fn hamilton(it: &mut Interp, a: &Args) -> EvalResult<Value> {
             format!("{} has no non-trivial generators", g.text),
         ));
     }
-    let w = puz_hamilton::hamilton(&alpha, &eng.group, &it.ctl)
+    let w = puz_hamilton::hamilton(&alpha, &eng.group, ctx.ctl)
         .map_err(|e| Diag::new(a.span, e.to_string()))?;
     let word = map_letters(&w, &|l| words[l as usize].clone());
     let report = puz_hamilton::check(
@@ -242,9 +212,9 @@ pub fn hamilton(it: &mut Interp, a: &Args) -> EvalResult<Value> {
         &p.identity(),
         &eng.group,
         Mode::Hamilton,
-        &it.ctl,
+        ctx.ctl,
     )
-    .map_err(interrupt(a.span))?;
+    .map_err(interrupted(a.span))?;
     if report.kind != Kind::Cycle {
         return Err(Diag::new(
             a.span,
@@ -272,16 +242,12 @@ fn gen_letters(g: &GroupVal, span: Span) -> EvalResult<Vec<u32>> {
 /// abelian group. With a group, its generators are taken in order and each gets the
 /// radix it adds to the group (a generator that adds nothing is skipped: Lights Out's
 /// 25 buttons give 23 digits).
-pub fn gray(it: &mut Interp, a: &Args) -> EvalResult<Value> {
-    a.expect(1, 1, &["cycle"])?;
-    let e = a.pos(0).unwrap();
-    let cycle = match a.named("cycle") {
-        Some(c) => matches!(it.eval(c)?, Value::Bool(true)),
-        None => false,
-    };
-    let (p, digits) = match it.eval(e)? {
+pub fn gray(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    let e = a.pos(0);
+    let cycle = a.flag("cycle");
+    let (p, digits) = match &e.value {
         Value::Group(g) => {
-            let letters = gen_letters(&g, e.span)?;
+            let letters = gen_letters(g, e.span)?;
             let p = g.puzzle.clone();
             for (i, &x) in letters.iter().enumerate() {
                 for &y in &letters[i + 1..] {
@@ -306,7 +272,7 @@ pub fn gray(it: &mut Interp, a: &Args) -> EvalResult<Value> {
             for &l in &letters {
                 prefix.push(Word::Letter(l));
                 let gv = GroupVal::new(p.clone(), prefix.clone(), String::new());
-                let order = groups::engine(&gv, &it.ctl, e.span)?.group.order();
+                let order = gv.engine(ctx.ctl, e.span)?.group.order();
                 let radix = &order / &prev;
                 if radix > num_bigint::BigUint::from(1u32) {
                     let r: u64 = radix
@@ -324,7 +290,7 @@ pub fn gray(it: &mut Interp, a: &Args) -> EvalResult<Value> {
             (p, digits)
         }
         Value::List(v) => {
-            let p = it.require_puzzle(e.span)?;
+            let p = ctx.puzzle(e.span)?;
             let gens = p.gens.clone();
             if v.len() > gens.len() {
                 return Err(Diag::new(
@@ -333,11 +299,11 @@ pub fn gray(it: &mut Interp, a: &Args) -> EvalResult<Value> {
                 ));
             }
             let mut digits = Vec::new();
-            for (x, &mi) in v.iter().zip(&gens) {
-                let r = match x {
-                    Value::Int(i) => small(i, e.span)?,
-                    _ => return Err(Diag::new(e.span, "`gray([...])` takes a list of radices")),
+            for (i, (x, &mi)) in v.iter().zip(&gens).enumerate() {
+                let Value::Int(x) = x else {
+                    unreachable!("checked kind: a list of numbers")
                 };
+                let r = small(x, e.item_span(i))?;
                 let LetterFor::Letter(l) = p.letter(mi, 1) else {
                     return Err(Diag::new(e.span, "a generator is trivial"));
                 };
@@ -351,15 +317,7 @@ pub fn gray(it: &mut Interp, a: &Args) -> EvalResult<Value> {
             }
             (p, digits)
         }
-        v => {
-            return Err(Diag::new(
-                e.span,
-                format!(
-                    "`gray` needs a group or a list of radices, not {}",
-                    v.type_name()
-                ),
-            ))
-        }
+        _ => unreachable!("checked kind: a group or a list"),
     };
     let word = if cycle {
         let (w, closed) = puz_hamilton::gray::modular(&digits, &p.alphabet);
@@ -378,29 +336,26 @@ pub fn gray(it: &mut Interp, a: &Args) -> EvalResult<Value> {
 }
 
 /// `plain_changes(G)`: the bell-ringing cycle, G's generators being the adjacent swaps in order.
-pub fn plain_changes(it: &mut Interp, a: &Args) -> EvalResult<Value> {
-    a.expect(1, 1, &[])?;
-    let g = group_arg(it, a, 0)?;
-    let letters = gen_letters(&g, a.span)?;
+pub fn plain_changes(_: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    let g = a.pos(0).group();
+    let letters = gen_letters(g, a.span)?;
     let w = puz_hamilton::plain::plain_changes(&letters, &g.puzzle.alphabet);
     Ok(Value::Seq(SeqVal::new(g.puzzle.clone(), w)))
 }
 
 /// `zigzag(P, Q)`: the direct-product path from Hamilton paths P of G and Q of H.
-pub fn zigzag(it: &mut Interp, a: &Args) -> EvalResult<Value> {
-    a.expect(2, 2, &[])?;
-    let (pg, _) = seq_arg(it, a, 0)?;
-    let (ph, _) = seq_arg(it, a, 1)?;
+pub fn zigzag(_: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    let pg = a.pos(0).seq();
+    let ph = a.pos(1).seq();
     let w = puz_hamilton::product::zigzag(&pg.word, &ph.word, &pg.puzzle.alphabet);
     Ok(Value::Seq(SeqVal::new(pg.puzzle.clone(), w)))
 }
 
 /// `path_with_effect(C, m)`: from a Hamilton cycle C of H, a Hamilton path of H with the
 /// effect of the move m (the cycle rotated and cut).
-pub fn path_with_effect(it: &mut Interp, a: &Args) -> EvalResult<Value> {
-    a.expect(2, 2, &[])?;
-    let (c, _) = seq_arg(it, a, 0)?;
-    let (m, msp) = seq_arg(it, a, 1)?;
+pub fn path_with_effect(_: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    let c = a.pos(0).seq();
+    let (m, msp) = (a.pos(1).seq(), a.pos(1).span);
     let Word::Letter(l) = single(&m.word) else {
         return Err(Diag::new(msp, "the effect must be a single move"));
     };
@@ -424,14 +379,10 @@ fn single(w: &Word) -> Word {
 /// `coset_splice(C, h1 g1 h2 g2 ..., tail: true)`: Jaap's walk through the cosets of H
 /// (C a Hamilton cycle of H): each `h` is replaced by a Hamilton path of H with its
 /// effect, each `g` steps to the next coset; with `tail` a last path of H ends it.
-pub fn coset_splice(it: &mut Interp, a: &Args) -> EvalResult<Value> {
-    a.expect(2, 2, &["tail"])?;
-    let (c, _) = seq_arg(it, a, 0)?;
-    let (steps, ssp) = seq_arg(it, a, 1)?;
-    let tail = match a.named("tail") {
-        Some(e) => matches!(it.eval(e)?, Value::Bool(true)),
-        None => false,
-    };
+pub fn coset_splice(_: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    let c = a.pos(0).seq();
+    let (steps, ssp) = (a.pos(1).seq(), a.pos(1).span);
+    let tail = a.flag("tail");
     let letters = steps.word.letters(&steps.puzzle.alphabet);
     if letters.len() % 2 != 0 {
         return Err(Diag::new(

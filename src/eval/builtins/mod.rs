@@ -1,209 +1,408 @@
-//! Builtin functions: argument handling and dispatch. Each family lives in its own
-//! module and calls an engine; nothing here parses.
+//! Builtin functions. The table below declares every builtin: its parameters and
+//! options with their kinds and defaults, what it does and an example. The interpreter
+//! evaluates the arguments, [`spec`] checks them against the table, and the builtin runs
+//! with the values and a narrow context; each family lives in its own module and calls
+//! an engine. Nothing here parses or evaluates syntax.
 
 mod basic;
-pub mod group;
+mod group;
 mod hamilton;
 mod puzzles;
-pub mod solve;
+mod solve;
+pub mod spec;
 
-use super::interp::{EvalResult, Interp};
-use super::value::Value;
-use crate::diag::Diag;
-use crate::syntax::{Arg, Expr, ExprKind, Ident, Span};
+use spec::DefaultValue as D;
+use spec::Kind::{self, *};
+use spec::{opt, param, Builtin, Opt, Param};
 
 /// Every builtin name (for completion, suggestions and the rule that `let` may not hide
-/// one), taken from the help table so the two cannot disagree.
+/// one), taken from the table so the two cannot disagree.
 pub fn names() -> Vec<&'static str> {
-    TABLE.iter().map(Builtin::name).collect()
+    TABLE.iter().map(|b| b.name).collect()
+}
+
+pub fn lookup(name: &str) -> Option<&'static Builtin> {
+    TABLE.iter().find(|b| b.name == name)
 }
 
 pub fn is_builtin(name: &str) -> bool {
-    names().contains(&name)
+    lookup(name).is_some()
 }
 
-/// A builtin: its signature as shown in `:help`, what it does, and its implementation.
-pub struct Builtin {
-    pub sig: &'static str,
-    pub help: &'static str,
-    pub run: fn(&mut Interp, &Args) -> EvalResult<Value>,
+/// `:help NAME`.
+pub fn help(name: &str) -> Option<String> {
+    lookup(name).map(Builtin::help_text)
 }
 
-impl Builtin {
-    pub fn name(&self) -> &'static str {
-        self.sig.split('(').next().unwrap()
-    }
-}
+const SEQ_POS: &[Kind] = &[Seq, Pos];
+const GROUP: &[Kind] = &[Group];
+const SEQ: &[Kind] = &[Seq];
+const INT: &[Kind] = &[Int];
+const BOOL: &[Kind] = &[Bool];
+const METRIC: &[Kind] = &[Metric];
+const LOCS: &[Kind] = &[Loc, ListOf(&[Loc])];
 
-macro_rules! builtins {
-    ($($sig:literal, $help:literal => $run:expr;)*) => {
-        &[$(Builtin { sig: $sig, help: $help, run: $run }),*]
-    };
-}
+const G: Param = param("G", GROUP, "the group");
+const METRIC_OPT: Opt = opt(
+    "metric",
+    METRIC,
+    D::Computed("the metric in use (`metric NAME`; htm until then)"),
+    "the turn metric",
+);
+const START: Opt = opt(
+    "start",
+    SEQ_POS,
+    D::Computed("the solved position"),
+    "the position the walk starts from",
+);
+/// The options of `distances` and `distance_counts`.
+const DISTANCE_OPTIONS: &[Opt] = &[
+    METRIC_OPT,
+    opt(
+        "depth",
+        INT,
+        D::Computed("none: the whole group, when its table fits in memory"),
+        "search only this many layers",
+    ),
+    opt(
+        "samples",
+        INT,
+        D::Int(3),
+        "how many antipodes (positions at the greatest distance) to show",
+    ),
+    opt(
+        "identify",
+        &[Seq, Pos, ListOf(SEQ_POS)],
+        D::Computed("the rotations x, y, z in stm; none otherwise"),
+        "whole-puzzle rotations: positions differing by them count as one",
+    ),
+];
+const CHECK_PARAMS: &[Param] = &[
+    param("w", SEQ, "the walk, streamed from its nested form"),
+    G,
+];
 
-/// Every builtin: dispatch, `:help`, completion and suggestions all read this table.
-pub const TABLE: &[Builtin] = builtins! {
-    "order(x)", "order of a sequence or position; |G| of a group" => basic::order;
-    "cycles(x)", "the effect of a sequence in cycle notation on the puzzle's orbits" => basic::cycles;
-    "length(x, metric: m)", "the number of moves (streamed, never expanded), or its length in a metric" => basic::length;
-    "inverse(x)", "the inverse sequence (same as x')" => basic::inverse;
-    "moves()", "the moves of the puzzle in use" => basic::moves;
-    "row(n)", "n pieces in a row with adjacent swaps s1..s(n-1) (`use row(5)`)" => puzzles::row;
-    "topspin(n)", "n discs in a loop: S slides, T turns the turntable over (`use topspin(8)`)" => puzzles::topspin;
-    "chain(G, base: [..], reps: true)", "the stabiliser chain: cosets and word lengths per stage" => group::chain;
-    "solve(x, G)", "a sequence from the chain that solves position x (re-checked; not optimal)" => group::solve;
-    "random(G, seed: n)", "a uniformly random position of G" => group::random;
-    "rank(x, G)", "the rank of x in 0..|G|-1 (mixed radix along the chain)" => group::rank;
-    "unrank(n, G)", "the position of rank n" => group::unrank;
-    "index(G, H)", "[G : H] for a subgroup H of G" => group::index;
-    "orbit(G, loc)", "where the piece at a location can go (with orientations)" => group::orbit;
-    "stabilizer(G, loc)", "the subgroup fixing a location (or a list of them)" => group::stabilizer;
-    "why(x, G)", "whether x is in G, and which stage of the chain rejects it" => group::why;
-    "check_hamilton(w, G, start: x)", "is w a Hamilton cycle/path of G? the first repeat, in your own macros" => hamilton::check_hamilton;
-    "check_devil(w, G)", "does w reach every position of G (repeats allowed)? by which move?" => hamilton::check_devil;
-    "is_hamilton_cycle(w, G)", "true when w is a Hamilton cycle of G" => |it, a| hamilton::is_kind(it, a, Some(puz_hamilton::Kind::Cycle));
-    "is_hamilton_path(w, G)", "true when w is a Hamilton path of G" => |it, a| hamilton::is_kind(it, a, Some(puz_hamilton::Kind::Path));
-    "is_devil(w, G)", "true when w reaches every position of G" => |it, a| hamilton::is_kind(it, a, None);
-    "hamilton(G)", "a Hamilton cycle of the Cayley graph of G on its generators, verified" => hamilton::hamilton;
-    "gray(G, cycle: true)", "a mixed-radix Gray code (path, or modular cycle) on an abelian group" => hamilton::gray;
-    "plain_changes(G)", "the bell-ringing cycle; G's generators are the adjacent swaps in order" => hamilton::plain_changes;
-    "zigzag(P, Q)", "the direct-product path from Hamilton paths P and Q" => hamilton::zigzag;
-    "path_with_effect(C, m)", "a Hamilton path of H with the effect of move m, from a Hamilton cycle C of H" => hamilton::path_with_effect;
-    "coset_splice(C, h1 g1 h2 g2.., tail: true)", "a walk through the cosets of H, each h replaced by a path of H with its effect" => hamilton::coset_splice;
-    "distances(G, metric: m, depth: d)", "God's algorithm: positions at each distance, God's number, antipodes" => solve::distances;
-    "distance_counts(G, metric: m, depth: d)", "the same counts as a list, for asserts" => solve::distance_counts;
-    "optimal(x, metric: m, all: true, first: true)", "an optimal solution (IDA* with pattern databases), proved and re-checked; first: the first found, not the same every run" => solve::optimal;
-};
-
-/// The arguments of one call.
-pub struct Args<'a> {
-    pub fname: &'a Ident,
-    pub args: &'a [Arg],
-    pub span: Span,
-}
-
-impl<'a> Args<'a> {
-    /// Checks the number of positional arguments and the allowed named ones.
-    pub fn expect(&self, min: usize, max: usize, named: &[&str]) -> EvalResult<()> {
-        let pos = self.args.iter().filter(|a| a.name.is_none()).count();
-        if pos < min || pos > max {
-            let want = if min == max {
-                format!("{min}")
-            } else {
-                format!("{min} to {max}")
-            };
-            return Err(Diag::new(
-                self.span,
-                format!(
-                    "`{}` takes {want} argument{}, not {pos}",
-                    self.fname.name,
-                    if max == 1 { "" } else { "s" }
-                ),
-            )
-            .with_help(usage(&self.fname.name)));
-        }
-        for a in self.args {
-            if let Some(n) = &a.name {
-                if !named.contains(&n.name.as_str()) {
-                    let d = Diag::new(
-                        n.span,
-                        format!("`{}` has no option `{}`", self.fname.name, n.name),
-                    );
-                    return Err(if named.is_empty() {
-                        d.with_help(usage(&self.fname.name))
-                    } else {
-                        d.with_help(format!(
-                            "its options are {}",
-                            named
-                                .iter()
-                                .map(|s| format!("`{s}:`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ))
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-
-    pub fn pos(&self, i: usize) -> Option<&'a Expr> {
-        self.args
-            .iter()
-            .filter(|a| a.name.is_none())
-            .nth(i)
-            .map(|a| &a.value)
-    }
-
-    pub fn named(&self, name: &str) -> Option<&'a Expr> {
-        self.args
-            .iter()
-            .find(|a| a.name.as_ref().is_some_and(|n| n.name == name))
-            .map(|a| &a.value)
-    }
-}
-
-fn usage(name: &str) -> String {
-    TABLE
-        .iter()
-        .find(|b| b.name() == name)
-        .map(|b| format!("usage: {}: {}", b.sig, b.help))
-        .unwrap_or_else(|| "see `:help`".to_string())
-}
-
-pub fn call(it: &mut Interp, name: &Ident, args: &[Arg], span: Span) -> EvalResult<Value> {
-    let a = Args {
-        fname: name,
-        args,
-        span,
-    };
-    if let Some(b) = TABLE.iter().find(|b| b.name() == name.name) {
-        return (b.run)(it, &a);
-    }
-    let other = name.name.as_str();
-    // Jaap's compact style: `LM(R MLMLM R)` is the word `LM` followed by a group.
-    if let [Arg {
-        name: None, value, ..
-    }] = args
-    {
-        if it.current.is_some() && !is_builtin(other) {
-            let word = Expr {
-                kind: ExprKind::Word(other.to_string()),
-                span: name.span,
-            };
-            let group = Expr {
-                kind: ExprKind::Seq(vec![value.clone()]),
-                span: Span::new(name.span.end, span.end),
-            };
-            let seq = Expr {
-                kind: ExprKind::Seq(vec![word, group]),
-                span,
-            };
-            if let Ok(v) = it.eval(&seq) {
-                return Ok(v);
-            }
-        }
-    }
-    if it.vars.contains_key(other)
-        || it
-            .current
-            .as_ref()
-            .is_some_and(|p| p.move_index(other).is_some())
-    {
-        return Err(
-            Diag::new(name.span, format!("`{other}` is not a function")).with_help(format!(
-                "to follow `{other}` by a bracketed sequence, put a space: `{other} (...)`"
-            )),
-        );
-    }
-    let near = super::names::suggest(other, names().into_iter());
-    let d = Diag::new(name.span, format!("unknown function `{other}`")).with_label("not a builtin");
-    Err(if near.is_empty() {
-        d.with_help(format!("builtins: {}", names().join(", ")))
-    } else {
-        d.with_help(format!("did you mean `{}`?", near[0]))
-    })
-}
+/// Every builtin: dispatch, checking, `:help`, completion and suggestions all read this.
+pub const TABLE: &[Builtin] = &[
+    Builtin {
+        name: "order",
+        params: &[param("x", &[Seq, Pos, Group], "what to take the order of")],
+        options: &[],
+        help: "order of a sequence or position; |G| of a group",
+        example: "use cube3; order(R U)",
+        run: basic::order,
+    },
+    Builtin {
+        name: "cycles",
+        params: &[param("x", SEQ_POS, "the effect to write")],
+        options: &[],
+        help: "the effect of a sequence in cycle notation on the puzzle's orbits",
+        example: "use cube3; cycles(R U R' U')",
+        run: basic::cycles,
+    },
+    Builtin {
+        name: "length",
+        params: &[param("x", SEQ, "the sequence to count")],
+        options: &[opt(
+            "metric",
+            METRIC,
+            D::Computed("none: every move counts 1"),
+            "count in this metric instead",
+        )],
+        help: "the number of moves (streamed, never expanded), or its length in a metric",
+        example: "use cube3; length(R U2 R', metric: qtm)",
+        run: basic::length,
+    },
+    Builtin {
+        name: "inverse",
+        params: &[param("x", SEQ_POS, "what to invert")],
+        options: &[],
+        help: "the inverse sequence (same as x')",
+        example: "use cube3; inverse(R U F)",
+        run: basic::inverse,
+    },
+    Builtin {
+        name: "moves",
+        params: &[],
+        options: &[],
+        help: "the moves of the puzzle in use",
+        example: "use floppy; moves()",
+        run: basic::moves,
+    },
+    Builtin {
+        name: "row",
+        params: &[param("n", INT, "the number of pieces, 2 to 1000")],
+        options: &[],
+        help: "n pieces in a row with adjacent swaps s1..s(n-1) (`use row(5)`)",
+        example: "use row(5); moves()",
+        run: puzzles::row,
+    },
+    Builtin {
+        name: "topspin",
+        params: &[param("n", INT, "the number of discs, 4 to 1000")],
+        options: &[],
+        help: "n discs in a loop: S slides, T turns the turntable over (`use topspin(8)`)",
+        example: "use topspin(8); order(group)",
+        run: puzzles::topspin,
+    },
+    Builtin {
+        name: "chain",
+        params: &[G],
+        options: &[
+            opt(
+                "base",
+                LOCS,
+                D::Computed("the engine's choice"),
+                "the locations to fix first, in order",
+            ),
+            opt(
+                "reps",
+                BOOL,
+                D::Bool(false),
+                "list every coset representative",
+            ),
+        ],
+        help: "the stabiliser chain: cosets and word lengths per stage",
+        example: "use cube3; chain(<U, R>, base: [UFR, UF])",
+        run: group::chain,
+    },
+    Builtin {
+        name: "solve",
+        params: &[param("x", SEQ_POS, "the position to solve"), G],
+        options: &[],
+        help: "a sequence from the chain that solves position x (re-checked; not optimal)",
+        example: "use cube2; solve(R U R' U', group)",
+        run: group::solve,
+    },
+    Builtin {
+        name: "random",
+        params: &[G],
+        options: &[opt(
+            "seed",
+            INT,
+            D::Computed("a fresh random seed"),
+            "the same seed gives the same position",
+        )],
+        help: "a uniformly random position of G",
+        example: "use cube3; random(group, seed: 7)",
+        run: group::random,
+    },
+    Builtin {
+        name: "rank",
+        params: &[param("x", SEQ_POS, "a position of G"), G],
+        options: &[],
+        help: "the rank of x in 0..|G|-1 (mixed radix along the chain)",
+        example: "use cube2; rank(R U, group)",
+        run: group::rank,
+    },
+    Builtin {
+        name: "unrank",
+        params: &[param("n", INT, "a rank, 0 to |G|-1"), G],
+        options: &[],
+        help: "the position of rank n",
+        example: "use cube2; unrank(1000, group)",
+        run: group::unrank,
+    },
+    Builtin {
+        name: "index",
+        params: &[G, param("H", GROUP, "a subgroup of G")],
+        options: &[],
+        help: "[G : H] for a subgroup H of G",
+        example: "use cube3; index(<U, R>, <U>)",
+        run: group::index,
+    },
+    Builtin {
+        name: "orbit",
+        params: &[G, param("loc", &[Loc], "the location whose piece moves")],
+        options: &[],
+        help: "where the piece at a location can go (with orientations)",
+        example: "use cube3; orbit(group, UFR)",
+        run: group::orbit,
+    },
+    Builtin {
+        name: "stabilizer",
+        params: &[G, param("loc", LOCS, "the locations to fix")],
+        options: &[],
+        help: "the subgroup fixing a location (or a list of them)",
+        example: "use cube3; order(stabilizer(group, [UFR, UF]))",
+        run: group::stabilizer,
+    },
+    Builtin {
+        name: "why",
+        params: &[param("x", SEQ_POS, "the position to test"), G],
+        options: &[],
+        help: "whether x is in G, and which stage of the chain rejects it",
+        example: "use cube3; why(R U, <U, R2>)",
+        run: group::why,
+    },
+    Builtin {
+        name: "check_hamilton",
+        params: CHECK_PARAMS,
+        options: &[START],
+        help: "is w a Hamilton cycle/path of G? the first repeat, in your own macros",
+        example: "use row(3); check_hamilton((L R)3, group)",
+        run: hamilton::check_hamilton,
+    },
+    Builtin {
+        name: "check_devil",
+        params: CHECK_PARAMS,
+        options: &[START],
+        help: "does w reach every position of G (repeats allowed)? by which move?",
+        example: "use row(3); check_devil((L R)3, group)",
+        run: hamilton::check_devil,
+    },
+    Builtin {
+        name: "is_hamilton_cycle",
+        params: CHECK_PARAMS,
+        options: &[START],
+        help: "true when w is a Hamilton cycle of G",
+        example: "use row(3); is_hamilton_cycle((L R)3, group)",
+        run: |c, a| hamilton::is_kind(c, a, Some(puz_hamilton::Kind::Cycle)),
+    },
+    Builtin {
+        name: "is_hamilton_path",
+        params: CHECK_PARAMS,
+        options: &[START],
+        help: "true when w is a Hamilton path of G",
+        example: "use row(3); is_hamilton_path((L R)2 L, group)",
+        run: |c, a| hamilton::is_kind(c, a, Some(puz_hamilton::Kind::Path)),
+    },
+    Builtin {
+        name: "is_devil",
+        params: CHECK_PARAMS,
+        options: &[START],
+        help: "true when w reaches every position of G",
+        example: "use row(3); is_devil((L R)3, group)",
+        run: |c, a| hamilton::is_kind(c, a, None),
+    },
+    Builtin {
+        name: "hamilton",
+        params: &[param(
+            "G",
+            GROUP,
+            "the group; its generators must be single moves",
+        )],
+        options: &[],
+        help: "a Hamilton cycle of the Cayley graph of G on its generators, verified",
+        example: "use row(4); hamilton(group)",
+        run: hamilton::hamilton,
+    },
+    Builtin {
+        name: "gray",
+        params: &[param(
+            "G",
+            &[Group, ListOf(&[Int])],
+            "an abelian group of single moves, or the radices of the puzzle's generators",
+        )],
+        options: &[opt(
+            "cycle",
+            BOOL,
+            D::Bool(false),
+            "a modular cycle instead of a reflected path",
+        )],
+        help: "a mixed-radix Gray code (path, or modular cycle) on an abelian group",
+        example: "use lightsout; gray([2, 2, 2])",
+        run: hamilton::gray,
+    },
+    Builtin {
+        name: "plain_changes",
+        params: &[param(
+            "G",
+            GROUP,
+            "generated by the adjacent swaps, in order",
+        )],
+        options: &[],
+        help: "the bell-ringing cycle; G's generators are the adjacent swaps in order",
+        example: "use row(4); plain_changes(group)",
+        run: hamilton::plain_changes,
+    },
+    Builtin {
+        name: "zigzag",
+        params: &[
+            param("P", SEQ, "a Hamilton path of a group G"),
+            param("Q", SEQ, "a Hamilton path of a group H commuting with G"),
+        ],
+        options: &[],
+        help: "the direct-product path from Hamilton paths P and Q",
+        example: "use lightsout; zigzag(a1, a2)",
+        run: hamilton::zigzag,
+    },
+    Builtin {
+        name: "path_with_effect",
+        params: &[
+            param("C", SEQ, "a Hamilton cycle of a group H"),
+            param("m", SEQ, "a single move occurring in C"),
+        ],
+        options: &[],
+        help: "a Hamilton path of H with the effect of move m, from a Hamilton cycle C of H",
+        example: "use sixpiece; path_with_effect((R'R'LRRL'RRLRRL)5, R)",
+        run: hamilton::path_with_effect,
+    },
+    Builtin {
+        name: "coset_splice",
+        params: &[
+            param("C", SEQ, "a Hamilton cycle of a group H"),
+            param(
+                "steps",
+                SEQ,
+                "h1 g1 h2 g2 ...: a move of H, then a move to the next coset",
+            ),
+        ],
+        options: &[opt(
+            "tail",
+            BOOL,
+            D::Bool(false),
+            "end with a last path of H",
+        )],
+        help: "a walk through the cosets of H, each h replaced by a path of H with its effect",
+        example: "use sixpiece; length(coset_splice((R'R'LRRL'RRLRRL)5, (R U)4 L U, tail: true))",
+        run: hamilton::coset_splice,
+    },
+    Builtin {
+        name: "distances",
+        params: &[G],
+        options: DISTANCE_OPTIONS,
+        help: "God's algorithm: positions at each distance, God's number, antipodes",
+        example: "use cube2; distances(<U, R>, metric: qtm)",
+        run: solve::distances,
+    },
+    Builtin {
+        name: "distance_counts",
+        params: &[G],
+        options: DISTANCE_OPTIONS,
+        help: "the same counts as a list, for asserts",
+        example: "use cube2; distance_counts(<U, R>)",
+        run: solve::distance_counts,
+    },
+    Builtin {
+        name: "optimal",
+        params: &[param("x", SEQ_POS, "the position to solve")],
+        options: &[
+            METRIC_OPT,
+            opt(
+                "all",
+                BOOL,
+                D::Bool(false),
+                "every optimal solution, as a list",
+            ),
+            opt(
+                "first",
+                BOOL,
+                D::Bool(false),
+                "the first solution any thread finds (not the same every run)",
+            ),
+            opt(
+                "memory",
+                INT,
+                D::Computed("a quarter of the free memory, at most 1 GiB"),
+                "bytes of pattern tables",
+            ),
+        ],
+        help: "an optimal solution (IDA* with pattern databases), proved and re-checked",
+        example: "use cube2; optimal(R U R' U', memory: 1000000)",
+        run: solve::optimal,
+    },
+];
 
 #[cfg(test)]
 mod tests {
@@ -217,7 +416,17 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), n, "a builtin is listed twice");
         for b in TABLE {
-            assert!(b.sig.contains('(') && !b.help.is_empty(), "{}", b.sig);
+            assert!(!b.help.is_empty(), "{}", b.name);
+            assert!(b.example.contains(&format!("{}(", b.name)), "{}", b.name);
+            let mut opts: Vec<&str> = b.options.iter().map(|o| o.name).collect();
+            opts.sort();
+            opts.dedup();
+            assert_eq!(
+                opts.len(),
+                b.options.len(),
+                "{}: an option is listed twice",
+                b.name
+            );
         }
     }
 }

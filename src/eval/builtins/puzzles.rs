@@ -1,8 +1,7 @@
 //! Builtins that construct puzzles from parameters: `row(n)`.
 
-use super::Args;
-use crate::diag::Diag;
-use crate::eval::interp::{small, EvalResult, Interp};
+use super::spec::{Args, Ctx};
+use crate::diag::{Diag, EvalResult};
 use crate::eval::puzzle_ctx::PuzzleCtx;
 use crate::eval::value::Value;
 use num_bigint::BigUint;
@@ -12,32 +11,19 @@ use std::rc::Rc;
 
 /// `row(n)`: n pieces in a row, moves `s1..s(n-1)` swap neighbours; for n = 3 and 4 the
 /// moves are also named as in Jaap's pages (`L R`, `L M R`).
-pub fn row(it: &mut Interp, a: &Args) -> EvalResult<Value> {
-    let n = count_arg(it, a, "pieces", 2)?;
+pub fn row(_: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    let n = count_arg(a, 2)?;
     Ok(Value::Puzzle(Rc::new(row_puzzle(n))))
 }
 
 /// The one argument of a puzzle constructor: a count between `min` and 1000.
-fn count_arg(it: &mut Interp, a: &Args, what: &str, min: i64) -> EvalResult<usize> {
-    a.expect(1, 1, &[])?;
-    let e = a.pos(0).unwrap();
-    let n = match it.eval(e)? {
-        Value::Int(i) => small(&i, e.span)?,
-        v => {
-            return Err(Diag::new(
-                e.span,
-                format!(
-                    "`{}` needs a number of {what}, not {}",
-                    a.fname.name,
-                    v.type_name()
-                ),
-            ))
-        }
-    };
+fn count_arg(a: &Args, min: i64) -> EvalResult<usize> {
+    let x = a.pos(0);
+    let n = x.small()?;
     if !(min..=1000).contains(&n) {
         return Err(Diag::new(
-            e.span,
-            format!("`{}(n)` needs {min} <= n <= 1000", a.fname.name),
+            x.span,
+            format!("`{}(n)` needs {min} <= n <= 1000", a.name()),
         ));
     }
     Ok(n as usize)
@@ -73,8 +59,8 @@ pub fn row_puzzle(n: usize) -> PuzzleCtx {
 
 /// `topspin(n)`: n discs in a loop; `S` slides the loop one place, `T` turns over the
 /// turntable holding locations 0..3, as in `stdlib/topspin.puz` (which is `topspin(20)`).
-pub fn topspin(it: &mut Interp, a: &Args) -> EvalResult<Value> {
-    let n = count_arg(it, a, "discs", 4)?;
+pub fn topspin(_: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    let n = count_arg(a, 4)?;
     Ok(Value::Puzzle(Rc::new(topspin_puzzle(n))))
 }
 
