@@ -100,6 +100,9 @@ impl Interp {
                 Ok(())
             }
             Stmt::Use { name, args, .. } => self.use_puzzle(name, args),
+            Stmt::UseFile {
+                path, path_span, ..
+            } => self.use_file(path, *path_span),
             Stmt::Let { name, value, .. } => {
                 self.check_bindable(name)?;
                 let v = self.eval(value)?;
@@ -222,6 +225,27 @@ impl Interp {
         self.puzzles.insert(ctx.def.name.clone(), ctx.clone());
         self.current = Some(ctx);
         Ok(())
+    }
+
+    /// `use "file.puz"`: runs the file here, as if its statements stood in its place. A
+    /// relative path is read from the folder of the script that names it, then from the
+    /// working directory.
+    fn use_file(&mut self, path: &str, span: Span) -> EvalResult<()> {
+        let here = std::path::Path::new(&self.source.name).parent();
+        let candidates: Vec<std::path::PathBuf> = match here {
+            Some(dir) if std::path::Path::new(path).is_relative() && dir.is_dir() => {
+                vec![dir.join(path), path.into()]
+            }
+            _ => vec![path.into()],
+        };
+        let found = candidates.iter().find(|c| c.is_file());
+        let Some(file) = found else {
+            return Err(Diag::new(span, format!("no file {path}"))
+                .with_help("`use \"FILE\"` reads a .puz file (relative paths: from the script's folder, then the working directory); `use NAME` loads a puzzle"));
+        };
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Diag::new(span, format!("cannot read {}: {e}", file.display())))?;
+        self.run_source(&file.display().to_string(), &text)
     }
 
     fn use_puzzle(&mut self, name: &Ident, args: &[Arg]) -> EvalResult<()> {

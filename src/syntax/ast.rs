@@ -19,6 +19,12 @@ pub enum Stmt {
         args: Vec<Arg>,
         span: Span,
     },
+    /// `use "file.puz"`: runs the file's statements here.
+    UseFile {
+        path: String,
+        path_span: Span,
+        span: Span,
+    },
     Let {
         name: Ident,
         value: Expr,
@@ -47,6 +53,7 @@ impl Stmt {
             Stmt::Puzzle(p) => p.span,
             Stmt::Move(m) => m.span,
             Stmt::Use { span, .. }
+            | Stmt::UseFile { span, .. }
             | Stmt::Let { span, .. }
             | Stmt::Metric { span, .. }
             | Stmt::Assert { span, .. }

@@ -107,7 +107,16 @@ fn build_stmt(p: Pair<Rule>) -> Result<Stmt, Diag> {
         }
         Rule::use_stmt => {
             let mut it = p.into_inner();
-            let name = ident(it.next().unwrap());
+            let first = it.next().unwrap();
+            if first.as_rule() == Rule::string {
+                let q = first.as_str();
+                return Ok(Stmt::UseFile {
+                    path: q[1..q.len() - 1].to_string(),
+                    path_span: span(&first),
+                    span: sp,
+                });
+            }
+            let name = ident(first);
             let args = match it.next() {
                 Some(a) => build_args(a)?,
                 None => Vec::new(),

@@ -178,6 +178,11 @@ fn write(
             write(x, alpha, names, None, out, true);
             let _ = write!(out, ")^{n}");
         }
+        Word::Inverse(x) if matches!(**x, Word::Letter(_)) => {
+            let Word::Letter(l) = **x else { unreachable!() };
+            sep(out);
+            out.push_str(&alpha.names[alpha.inverse[l as usize] as usize]);
+        }
         Word::Inverse(x) => {
             sep(out);
             out.push('(');

@@ -5,6 +5,7 @@
 //! an engine. Nothing here parses or evaluates syntax.
 
 mod basic;
+mod files;
 mod group;
 mod hamilton;
 mod puzzles;
@@ -91,6 +92,17 @@ pub const TABLE: &[Builtin] = &[
         help: "order of a sequence or position; |G| of a group",
         example: "use cube3; order(R U)",
         run: basic::order,
+    },
+    Builtin {
+        name: "save",
+        params: &[
+            param("w", SEQ, "the move sequence to write"),
+            param("file", &[Text], "where to write it (`.puz`)"),
+        ],
+        options: &[],
+        help: "writes a sequence as its definitions (one `let` per shared or named part); read it back with `use \"file\"`",
+        example: "use row(3); let c = (L R)3; save(c, \"/tmp/puz-save-example.puz\")",
+        run: files::save,
     },
     Builtin {
         name: "cycles",

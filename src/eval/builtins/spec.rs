@@ -29,6 +29,8 @@ pub enum Kind {
     /// A list whose items have one of these kinds; a bracket literal given for it is
     /// read item by item (so `[x, y]` is a list, not a commutator).
     ListOf(&'static [Kind]),
+    /// A text in quotes, such as a file name.
+    Text,
 }
 
 impl Kind {
@@ -40,7 +42,8 @@ impl Kind {
             | (Kind::Int, Value::Int(_))
             | (Kind::Bool, Value::Bool(_))
             | (Kind::Metric, Value::Metric(_))
-            | (Kind::Loc, Value::Str(_)) => true,
+            | (Kind::Loc, Value::Str(_))
+            | (Kind::Text, Value::Str(_)) => true,
             (Kind::ListOf(inner), Value::List(items)) => {
                 items.iter().all(|x| inner.iter().any(|k| k.accepts(x)))
             }
@@ -57,6 +60,7 @@ impl Kind {
             Kind::Bool => "true or false".into(),
             Kind::Metric => "a metric".into(),
             Kind::Loc => "a location".into(),
+            Kind::Text => "a text in quotes".into(),
             Kind::ListOf(inner) => format!(
                 "a list of {}",
                 or_list(&inner.iter().map(|k| k.plural()).collect::<Vec<_>>())
@@ -73,6 +77,7 @@ impl Kind {
             Kind::Bool => "booleans".into(),
             Kind::Metric => "metrics".into(),
             Kind::Loc => "locations".into(),
+            Kind::Text => "texts".into(),
             Kind::ListOf(_) => "lists".into(),
         }
     }
@@ -86,6 +91,7 @@ impl Kind {
             Kind::Bool => "true",
             Kind::Metric => "m",
             Kind::Loc => "loc",
+            Kind::Text => "\"file\"",
             Kind::ListOf(_) => "[..]",
         }
     }
@@ -95,6 +101,7 @@ impl Kind {
         match self {
             Kind::Group => Some("write a group as `<U, R>`, or `group` for the whole puzzle"),
             Kind::Metric => Some("htm, qtm, stm, atm, or one defined with `metric NAME = {...}`"),
+            Kind::Text => Some("write it in double quotes: \"cycle.puz\""),
             Kind::Loc => {
                 Some("write a location by its label (`UFR`) or with its orbit (`corners.UFR`)")
             }

@@ -1,0 +1,85 @@
+//! Builtins that write values to files: `save(w, "file.puz")` writes a move sequence as
+//! its definitions (one `let` per shared or named part, `puz_core::word_file`), so a
+//! nested word of any length is a file the size of its description, read back with
+//! `use "file.puz"`.
+
+use super::spec::{Args, Ctx};
+use crate::diag::{Diag, EvalResult};
+use crate::eval::value::Value;
+use puz_core::Word;
+use std::io::Write;
+
+/// Words the file must not define: they already mean something in the language.
+const KEYWORDS: &[&str] = &[
+    "puzzle", "use", "let", "move", "metric", "assert", "show", "in", "group", "true", "false",
+];
+
+pub fn save(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    let x = a.pos(0);
+    let s = x.seq();
+    let path_arg = a.pos(1);
+    let Value::Str(path) = &path_arg.value else {
+        unreachable!("checked kind")
+    };
+    let p = &s.puzzle;
+    let mut taken: Vec<&str> = KEYWORDS.to_vec();
+    taken.extend(p.def.moves.iter().map(|m| m.name.as_str()));
+    taken.extend(p.alphabet.names.iter().map(|n| n.as_str()));
+    taken.extend(super::names());
+    let (defs, root) = puz_core::word_file::definitions(&s.word, &p.alphabet, &taken);
+    let name = match &s.word {
+        Word::Named(n, _) => n.to_string(),
+        _ => "word".to_string(),
+    };
+    let len = s.word.len();
+    let mut text = String::new();
+    text.push_str(&format!(
+        "// `{name}`, {len} moves on the puzzle `{}`, saved by puz as its definitions.\n\
+         // Read it back with `use \"{path}\"`; the last line checks that it is whole.\n",
+        p.def.name
+    ));
+    match use_line(&p.def.name) {
+        Some(u) => text.push_str(&format!("{u}\n")),
+        None => text.push_str(&format!(
+            "// define the puzzle `{}` (and use it) before reading this file\n",
+            p.def.name
+        )),
+    }
+    for d in &defs {
+        text.push_str(d);
+        text.push('\n');
+    }
+    if !matches!(s.word, Word::Named(..)) {
+        text.push_str(&format!("let {name} = {root}\n"));
+    }
+    text.push_str(&format!("assert length({name}) == {len}\n"));
+    let written = std::fs::File::create(path).and_then(|mut f| {
+        f.write_all(text.as_bytes())?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
+        return Err(
+            Diag::new(path_arg.span, format!("cannot write {path}: {e}"))
+                .with_help("give a path in a folder that exists and that you may write to"),
+        );
+    }
+    ctx.ctl.progress(&format!("saved {path}"));
+    Ok(Value::Text(format!(
+        "saved `{name}` ({len} moves) to {path}: {} definitions, {} bytes",
+        defs.len() + usize::from(!matches!(s.word, Word::Named(..))),
+        text.len()
+    )))
+}
+
+/// The `use` line that makes the puzzle current again, for the puzzles puz ships.
+fn use_line(name: &str) -> Option<String> {
+    if crate::stdlib::get(name).is_some() {
+        return Some(format!("use {name}"));
+    }
+    for f in ["row", "topspin"] {
+        if let Some(n) = name.strip_prefix(f).and_then(|n| n.parse::<u32>().ok()) {
+            return Some(format!("use {f}({n})"));
+        }
+    }
+    None
+}

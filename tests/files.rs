@@ -1,0 +1,57 @@
+//! `save(w, "file")` and `use "file"`: a word written as its definitions reads back as
+//! the same word, sharing kept, and a damaged file is refused.
+
+use puz::run_to_string;
+
+fn tmp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("puz-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).display().to_string()
+}
+
+#[test]
+fn saved_words_read_back_equal() {
+    let f = tmp("w.puz");
+    let (out, err) = run_to_string(
+        "save.puz",
+        &format!(
+            "use cube3\nlet Sx = R U R' U'\nlet w = (Sx)6 [Sx: U]2 Sx' (Sx U)^1000000000000\nsave(w, \"{f}\")"
+        ),
+    );
+    assert!(err.is_none(), "{err:?}");
+    assert!(out.contains("5000000000046 moves"), "{out}");
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert!(text.contains("let Sx = R U R' U'"), "{text}");
+    assert!(text.lines().count() < 10, "{text}");
+    let (out, err) = run_to_string(
+        "load.puz",
+        &format!(
+            "use \"{f}\"\nlength(w)\nw == (R U R' U')6 [R U R' U': U]2 (R U R' U')' (R U R' U' U)^1000000000000"
+        ),
+    );
+    assert!(err.is_none(), "{err:?}");
+    assert_eq!(out.trim(), "5000000000046\ntrue");
+}
+
+#[test]
+fn a_damaged_file_is_refused() {
+    let f = tmp("d.puz");
+    let (_, err) = run_to_string(
+        "save.puz",
+        &format!("use cube3\nlet w = (R U)^105 (R' U')5\nsave(w, \"{f}\")"),
+    );
+    assert!(err.is_none(), "{err:?}");
+    let text = std::fs::read_to_string(&f).unwrap();
+    // Edited: one repetition count changed.
+    std::fs::write(&f, text.replace("^105", "^104")).unwrap();
+    let (_, err) = run_to_string("load.puz", &format!("use \"{f}\""));
+    assert!(
+        err.unwrap().contains("assert"),
+        "an edited count must fail the check"
+    );
+    // Truncated: the last lines are gone.
+    let cut: Vec<&str> = text.lines().collect();
+    std::fs::write(&f, cut[..cut.len() - 2].join("\n")).unwrap();
+    let (out, err) = run_to_string("load.puz", &format!("use \"{f}\"\nlength(w)"));
+    assert!(err.is_some(), "a truncated file must not define w: {out}");
+}
