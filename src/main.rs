@@ -1,6 +1,9 @@
-//! The `puz` command: run a script, evaluate one line, or open the REPL.
+//! The `puz` command: run a script (`puz FILE`, `puz run FILE`, `-` for standard input),
+//! evaluate one line, or open the REPL.
 
 use clap::{Parser, Subcommand};
+use std::io::Read;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -10,47 +13,84 @@ use std::process::ExitCode;
     about = "A language for the group theory of permutation puzzles",
     long_about = "puz runs .puz scripts that define twisty puzzles, move sequences and groups, and \
 computes with them: orders, stabiliser chains, Hamilton cycles, distance tables and optimal solutions.\n\n\
-With no arguments it opens the REPL."
+With no arguments it opens the REPL; `puz FILE` runs a script (`-` reads it from standard input).",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     /// Evaluate one line (or several separated by `;`) and exit.
     #[arg(short = 'e', long = "eval", value_name = "EXPR")]
     eval: Option<String>,
+    /// No progress lines on standard error (results and errors are still printed).
+    #[arg(short, long, global = true)]
+    quiet: bool,
+    /// The script to run (as `puz run FILE`).
+    file: Option<PathBuf>,
     #[command(subcommand)]
     cmd: Option<Cmd>,
 }
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Run a .puz script.
+    /// Run a .puz script (`-` reads it from standard input).
     Run {
         /// The script to run.
-        file: std::path::PathBuf,
+        file: PathBuf,
     },
     /// Open the REPL (the default).
     Repl,
 }
 
+/// Colour on a terminal, unless `NO_COLOR` is set to anything (no-color.org).
+fn color() -> bool {
+    std::io::IsTerminal::is_terminal(&std::io::stderr())
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+fn read_script(file: &PathBuf) -> Result<(String, String), ExitCode> {
+    let (name, text) = if file.as_os_str() == "-" {
+        let mut s = String::new();
+        let r = std::io::stdin().read_to_string(&mut s);
+        ("<stdin>".to_string(), r.map(|_| s))
+    } else {
+        (file.display().to_string(), std::fs::read_to_string(file))
+    };
+    text.map(|t| (name.clone(), t)).map_err(|err| {
+        eprintln!("error: cannot read {name}: {err}");
+        ExitCode::from(2)
+    })
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let color = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let mut it = puz::eval::Interp::new(Box::new(std::io::stdout()));
-    puz::repl::install_ctrlc(&it.ctl);
-    let result = match (&cli.eval, &cli.cmd) {
-        (Some(e), _) => it.run_source("<-e>", e),
-        (None, Some(Cmd::Run { file })) => match std::fs::read_to_string(file) {
-            Ok(text) => it.run_source(&file.display().to_string(), &text),
-            Err(err) => {
-                eprintln!("error: cannot read {}: {err}", file.display());
-                return ExitCode::from(2);
+    if !cli.quiet {
+        it.ctl = it.ctl.clone().with_progress(|msg| eprintln!("  {msg}"));
+    }
+    let script = match (&cli.cmd, &cli.file) {
+        (Some(Cmd::Run { file }), _) | (None, Some(file)) => Some(file),
+        _ => None,
+    };
+    let result = match (&cli.eval, script) {
+        (Some(e), _) => {
+            puz::repl::install_ctrlc(&it.ctl, true);
+            it.run_source("<-e>", e)
+        }
+        (None, Some(file)) => {
+            puz::repl::install_ctrlc(&it.ctl, true);
+            match read_script(file) {
+                Ok((name, text)) => it.run_source(&name, &text),
+                Err(code) => return code,
             }
-        },
-        (None, Some(Cmd::Repl)) | (None, None) => return puz::repl::run(it),
+        }
+        (None, None) => {
+            puz::repl::install_ctrlc(&it.ctl, false);
+            return puz::repl::run(it);
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(d) => {
-            eprint!("{}", d.render(color));
+            eprint!("{}", d.render(color()));
             ExitCode::from(1)
         }
     }

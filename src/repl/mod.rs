@@ -13,14 +13,17 @@ use std::sync::atomic::Ordering;
 pub use helper::PuzHelper;
 
 /// Makes Ctrl-C set the interpreter's cancel flag instead of ending the process.
-pub fn install_ctrlc(ctl: &Control) {
+/// Ctrl-C raises the Control's flag, which long work polls. For a script, a second
+/// Ctrl-C before the first is honoured leaves (status 130), as python does; a REPL
+/// session is never ended by Ctrl-C (Ctrl-D or `:quit` end it).
+pub fn install_ctrlc(ctl: &Control, exit_on_second: bool) {
     let flag = ctl.flag();
     let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            // A second Ctrl-C while nothing listens: leave.
-            if std::env::var_os("PUZ_CTRLC_NO_EXIT").is_none() {
-                std::process::exit(130);
-            }
+        if flag.swap(true, Ordering::SeqCst)
+            && exit_on_second
+            && std::env::var_os("PUZ_CTRLC_NO_EXIT").is_none()
+        {
+            std::process::exit(130);
         }
     });
 }
@@ -89,7 +92,8 @@ pub fn run(mut it: Interp) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-    let color = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let color = std::io::IsTerminal::is_terminal(&std::io::stderr())
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let hist = history_path();
     if let Some(h) = &hist {
         let _ = rl.load_history(h);

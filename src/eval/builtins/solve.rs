@@ -60,7 +60,7 @@ fn run_distances(ctx: &Ctx, a: &Args) -> EvalResult<(GroupVal, Metric, puz_solve
     let fits = u64::try_from(&order)
         .ok()
         .filter(|n| *n / 4 < ctx.ctl.memory_limit / 2);
-    let ctl = ctx.ctl.clone().with_progress(|msg| eprintln!("  {msg}"));
+    let ctl = ctx.ctl;
     let r = if fits.is_some() && opts.rotations.is_empty() {
         let ranker: &dyn puz_core::Ranker = &eng.group;
         let opts = DistanceOptions {
@@ -69,7 +69,7 @@ fn run_distances(ctx: &Ctx, a: &Args) -> EvalResult<(GroupVal, Metric, puz_solve
             rotations: vec![],
             samples: opts.samples,
         };
-        puz_solver::distances(&g.puzzle.def, &m, &opts, &ctl)
+        puz_solver::distances(&g.puzzle.def, &m, &opts, ctl)
     } else {
         if depth.is_none() {
             let need = &order / 4u32;
@@ -82,7 +82,7 @@ fn run_distances(ctx: &Ctx, a: &Args) -> EvalResult<(GroupVal, Metric, puz_solve
             .with_help("give a depth for a breadth-first search of the first layers: `distances(G, depth: 5)`"));
         }
         opts.ranker = None;
-        puz_solver::distances(&g.puzzle.def, &m, &opts, &ctl)
+        puz_solver::distances(&g.puzzle.def, &m, &opts, ctl)
     };
     let d = r.map_err(|e| Diag::new(a.span, e.to_string()))?;
     Ok((g, m, d))
@@ -175,8 +175,8 @@ pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         table_memory: a.count("memory")?.map(|n| n.max(0) as u64),
         ..OptimalOptions::default()
     };
-    let ctl = ctx.ctl.clone().with_progress(|msg| eprintln!("  {msg}"));
-    let r = puz_solver::optimal(&p.def, &m, &pos, &opts, &ctl)
+    let ctl = ctx.ctl;
+    let r = puz_solver::optimal(&p.def, &m, &pos, &opts, ctl)
         .map_err(|err| Diag::new(a.span, err.to_string()))?;
     let mut seqs = Vec::new();
     for s in &r.solutions {
