@@ -219,6 +219,25 @@ fn ctrl_c_stops_work_not_the_repl() {
     assert!(!screen.contains("EXITED"), "{screen}");
 }
 
+/// Two Ctrl-C in quick succession, the second before the first is honoured, still leave
+/// the session running.
+#[test]
+fn a_second_ctrl_c_does_not_end_the_session() {
+    let Some(t) = Tmux::start("ctrlc2", std::path::Path::new("/dev/null")) else {
+        return;
+    };
+    t.type_line("use cube3");
+    t.type_line("distances(group, depth: 12)");
+    pause(1500);
+    t.key("C-c");
+    t.key("C-c");
+    let screen = t.screen_when(|s| s.contains("interrupted") || s.contains("EXITED"));
+    assert!(!screen.contains("EXITED"), "{screen}");
+    t.type_line("order(R U)");
+    let screen = t.screen_when(|s| s.lines().any(|l| l.trim() == "105"));
+    assert!(screen.lines().any(|l| l.trim() == "105"), "{screen}");
+}
+
 /// Computations too large for memory are refused before they start, with the figure.
 #[test]
 fn too_large_is_refused_up_front() {
