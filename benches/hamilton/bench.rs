@@ -1,13 +1,44 @@
 //! Benchmark of puz-hamilton (run with `cargo run --release -p puz-hamilton --example hamilton_bench`):
 //! the time of `hamilton(G)` and the checker's moves per second on the 3,674,160-move cycle
 //! of the 2x2x2 with U, R, F (quarter turns) and the 73,483,200-move cycle of `<U,R>` on
-//! the 3x3x3. Pass `small` as the first argument to skip the 3x3x3.
+//! the 3x3x3. Pass `small` as the first argument to skip the 3x3x3, `words` to print only
+//! a fingerprint of the words `hamilton(G)` returns for the small test puzzles and the
+//! 2x2x2 (length, hashes of the letters and of the nested form, the search's stats), to
+//! compare a refactoring's output exactly.
 
 use puz_core::{Control, Perm, Ranker};
 use puz_hamilton::coords::CoordRanker;
-use puz_hamilton::testkit::{alphabet, cube2, cube3_ur};
+use puz_hamilton::testkit::{
+    alphabet, cheese, cube2, cube3_ur, floppy, row, six_piece, topspin, topspin_st,
+};
 use puz_hamilton::{check, hamilton_stats, Checker, Kind, Mode};
+use std::hash::{Hash, Hasher};
 use std::time::Instant;
+
+/// A hash that is the same from run to run (SipHash with fixed keys).
+fn hash_of(x: &impl Hash) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    x.hash(&mut h);
+    h.finish()
+}
+
+/// Prints what `hamilton(G)` returns, in a form to compare between builds.
+fn fingerprint(name: &str, p: &puz_core::Puzzle, moves: &[&str]) {
+    let ctl = Control::default();
+    let a = alphabet(p, moves);
+    let r = CoordRanker::new(a.perms.clone(), p.degree(), &ctl).unwrap();
+    let t = Instant::now();
+    let (w, stats) = hamilton_stats(&a, &r, &ctl).unwrap();
+    let dt = t.elapsed();
+    let letters: Vec<u32> = w.stream(&a).collect();
+    println!(
+        "{name}: {} letters, letters hash {:016x}, nested hash {:016x}, {stats:?}",
+        w.len(),
+        hash_of(&letters),
+        hash_of(&w.display(&a)),
+    );
+    eprintln!("{name}: hamilton(G) in {dt:.2?}");
+}
 
 fn bench(name: &str, p: &puz_core::Puzzle, moves: &[&str]) {
     let ctl = Control::default().with_progress(|m| eprintln!("  {m}"));
@@ -66,7 +97,21 @@ fn bench(name: &str, p: &puz_core::Puzzle, moves: &[&str]) {
 }
 
 fn main() {
-    let small = std::env::args().nth(1).as_deref() == Some("small");
+    let arg = std::env::args().nth(1);
+    if arg.as_deref() == Some("words") {
+        fingerprint("floppy <R,L,F,B>", &floppy(), &["R", "L", "F", "B"]);
+        fingerprint("cheese <H0,H1,H2>", &cheese(), &["H0", "H1", "H2"]);
+        fingerprint("six-piece <R,L,U>", &six_piece(), &["R", "L", "U"]);
+        fingerprint("six-piece <R,L>", &six_piece(), &["R", "L"]);
+        fingerprint("row 5", &row(5), &["S0", "S1", "S2", "S3"]);
+        fingerprint("topspin 6 <T0,T1,T2>", &topspin(6), &["T0", "T1", "T2"]);
+        fingerprint("topspin 6 <S,T>", &topspin_st(6), &["S", "T"]);
+        fingerprint("topspin 7 <S,T>", &topspin_st(7), &["S", "T"]);
+        fingerprint("2x2x2 <U,R>", &cube2(), &["U", "R"]);
+        fingerprint("2x2x2 <U,R,F>", &cube2(), &["U", "R", "F"]);
+        return;
+    }
+    let small = arg.as_deref() == Some("small");
     println!("threads: {}", rayon::current_num_threads());
     bench("2x2x2 <U,R,F>", &cube2(), &["U", "R", "F"]);
     if !small {

@@ -6,9 +6,11 @@
 //! cosets of `H` written `h1 g1 h2 g2 ...` (each `g` a connecting move outside `H`) becomes a
 //! Hamilton path or cycle of `G` when each `h` is replaced by such a path.
 
-use crate::words::{cat, drop_last, replace_at, rotate};
+use crate::surgery::{cat, drop_last, replace_at, rotate};
 use puz_core::{Alphabet, Perm, Word};
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
+use std::hash::Hash;
 
 /// A Hamilton path of `H` with the effect of letter `h`, from a Hamilton cycle of `H`:
 /// the cycle rotated to end with `h'`, without that letter (or the same on the reversed
@@ -37,20 +39,37 @@ pub struct Step {
 /// letter) visits the last coset, giving a path; without it the walk must close (a cycle).
 /// Paths are shared between steps with the same `h` and named `H{h}`.
 pub fn coset_splice(cycle: &Word, alpha: &Alphabet, steps: &[Step], tail: bool) -> Option<Word> {
-    let mut paths: HashMap<u32, Word> = HashMap::new();
-    let mut items = Vec::new();
-    for s in steps {
-        if let std::collections::hash_map::Entry::Vacant(e) = paths.entry(s.h) {
-            let p = path_with_effect(cycle, alpha, s.h)?;
-            e.insert(Word::named(&format!("H{}", alpha.names[s.h as usize]), p));
-        }
-        items.push(paths[&s.h].clone());
-        items.push(Word::Letter(s.g));
-    }
+    let mut items = splice_items(
+        steps.iter().map(|s| (s.h, s.g)),
+        |h| format!("H{}", alpha.names[h as usize]),
+        |h| path_with_effect(cycle, alpha, h),
+    )?;
     if tail {
         items.push(drop_last(cycle, alpha));
     }
     Some(cat(items))
+}
+
+/// The items `p1 g1 p2 g2 ...` of a walk through the cosets: for each step `(key, g)` the
+/// Hamilton path of `H` given by `path(key)`, made once per key, named `name(key)` and
+/// shared between the steps with that key, then the connecting letter `g`. `None` when
+/// `path` gives none.
+pub fn splice_items<K: Copy + Eq + Hash>(
+    steps: impl IntoIterator<Item = (K, u32)>,
+    name: impl Fn(K) -> String,
+    mut path: impl FnMut(K) -> Option<Word>,
+) -> Option<Vec<Word>> {
+    let mut paths: HashMap<K, Word> = HashMap::new();
+    let mut items = Vec::new();
+    for (k, g) in steps {
+        let p = match paths.entry(k) {
+            Entry::Occupied(e) => e.get().clone(),
+            Entry::Vacant(e) => e.insert(Word::named(&name(k), path(k)?)).clone(),
+        };
+        items.push(p);
+        items.push(Word::Letter(g));
+    }
+    Some(items)
 }
 
 /// The first letter index `i` of `w` (from `start`) where the letter is `letter` and the

@@ -4,7 +4,7 @@
 //! are independent (the group is the product of the cyclic groups they generate), as for
 //! Lights Out's 23 independent buttons (radix 2) or Rubik's Clock's 14 moves (radix 12).
 
-use crate::words::{cat, drop_last};
+use crate::surgery::{cat, drop_last};
 use puz_core::{Alphabet, Word};
 
 /// One digit: its letter and its radix.
@@ -150,10 +150,14 @@ mod tests {
         let f = rep.first_repeat.unwrap();
         // Every position was seen by the end of the path, so the letter after it repeats.
         assert_eq!((f.index, rep.visited), (1 << 23, 1 << 23));
-        let at = |w: &Word, i: u128| crate::words::split_at(w, &a, i).0.eval(&a, start.degree());
+        let at = |w: &Word, i: u128| {
+            crate::surgery::split_at(w, &a, i)
+                .0
+                .eval(&a, start.degree())
+        };
         assert_eq!(at(&back, f.repeats), at(&back, f.index));
         assert_eq!(f.position, at(&back, f.index));
-        let (p1, p2) = crate::words::split_at(&path, &a, 3_000_000);
+        let (p1, p2) = crate::surgery::split_at(&path, &a, 3_000_000);
         let mid = Word::seq(vec![
             p1,
             Word::named("twice", Word::seq(vec![Word::Letter(x), Word::Letter(x)])),

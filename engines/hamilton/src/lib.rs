@@ -7,7 +7,8 @@
 //! - [`compile`]: a nested word compiled for streaming from any letter index (never expanded).
 //! - [`coords`]: the exact coordinate representation the checker and the search walk on, and
 //!   [`coords::CoordRanker`], a [`puz_core::Ranker`] for groups that fit in memory.
-//! - [`words`]: surgery on nested words (cut, rotate, replace a letter, substitute letters).
+//! - [`surgery`]: surgery on nested words (cut, rotate, replace a letter, substitute letters,
+//!   fold a letter stream).
 //! - [`gray`], [`plain`], [`product`], [`coset`]: Jaap Scherphuis's constructions.
 //! - [`search`]: `hamilton(G)`, a Hamilton cycle of a group that fits in memory.
 //! - [`testkit`]: puzzles from the seeds and an enumerating ranker, for tests and benches.
@@ -20,8 +21,10 @@ pub mod gray;
 pub mod plain;
 pub mod product;
 pub mod search;
+pub mod surgery;
 pub mod testkit;
-pub mod words;
 
 pub use check::{check, Checker, Kind, Leave, Mode, Repeat, Report};
 pub use search::{hamilton, hamilton_stats, HamiltonError, Stats};
+/// The old name of [`surgery`] (kept for callers).
+pub use surgery as words;

@@ -4,10 +4,10 @@
 //! The cycle for `n` pieces weaves the new piece through the cycle for `n - 1`: before
 //! each letter of the smaller cycle the new piece sweeps across the row, alternately to
 //! the left (then the smaller letter acts one place further right) and back to the right.
-//! The smaller cycle is transformed letter by letter with [`crate::words::substitute`], so
+//! The smaller cycle is transformed letter by letter with [`crate::surgery::substitute`], so
 //! the result stays nested (one level per piece).
 
-use crate::words::substitute;
+use crate::surgery::substitute;
 use puz_core::{Alphabet, Word};
 
 /// The plain-changes cycle on `swaps.len() + 1` pieces, where letter `swaps[i]` swaps the

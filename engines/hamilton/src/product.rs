@@ -2,7 +2,7 @@
 //! `H` (Jaap: the path in `H` is walked forwards and backwards, with one step of the path
 //! in `G` between). It also works when `G`'s letters act on `H` but not the other way.
 
-use crate::words::{cat, substitute};
+use crate::surgery::{cat, substitute};
 use puz_core::{Alphabet, Word};
 
 /// `Q g1 Q' g2 Q g3 Q' ...` ending with `Q` or `Q'`: `|G| |H| - 1` letters.
@@ -62,7 +62,7 @@ mod tests {
         assert_eq!(r.size(), Some(120));
         let swaps = [letter(&a, "S0"), letter(&a, "S1"), letter(&a, "S2")];
         let cyc = plain_changes(&swaps, &a);
-        let g_path = crate::words::drop_last(&cyc, &a);
+        let g_path = crate::surgery::drop_last(&cyc, &a);
         let h_path = reflected(&[Digit {
             letter: letter(&a, "D"),
             radix: 5,

@@ -9,8 +9,19 @@
 //! so the mixed-radix index of the tuple identifies the element exactly: the index space
 //! (`space`) may be larger than the group when orbits are correlated (for `<U,R>` on the
 //! 3x3x3 it is twice the group), never smaller.
+//!
+//! `orbits` enumerates the configurations of each orbit; [`CoordRanker`] (in `ranker`)
+//! ranks a group densely on its coordinates.
 
-use puz_core::{Control, Interrupt, Perm, Ranker};
+mod orbits;
+mod ranker;
+
+pub use ranker::CoordRanker;
+
+use orbits::{
+    bits_for, determined_by, enumerate, enumerate_twists, twist_structure, Basic, Dependent, Kind,
+};
+use puz_core::{Control, Interrupt, Perm};
 use std::collections::VecDeque;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -44,127 +55,6 @@ impl Hasher for FoldHasher {
 
 /// A hash map with [`FoldHasher`].
 pub type FastMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FoldHasher>>;
-type HashMap<K, V> = FastMap<K, V>;
-
-/// One orbit of points and the configurations the group gives it.
-#[derive(Debug)]
-struct Basic {
-    points: Vec<u16>,
-    bits: u32,
-    index: HashMap<u128, u32>,
-    configs: Vec<u128>,
-    kind: Kind,
-}
-
-/// What a basic coordinate records about its orbit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    /// The image of every point.
-    Plain,
-    /// The orbit splits into blocks of `k` consecutive points that every letter maps with
-    /// a cyclic shift (pieces with `k` orientations): which block goes where.
-    Blocks { k: usize },
-    /// The same orbit's shifts, recorded by destination (Kociemba's orientation by
-    /// location, independent of the block permutation). `of` is the `Blocks` basic.
-    Twists { k: usize, of: usize },
-}
-
-/// Per letter: the block each block goes to and the shift it gets.
-type TwistMaps = (usize, Vec<Vec<usize>>, Vec<Vec<usize>>);
-
-/// Detects blocks of `k` consecutive orbit points mapped with cyclic shifts by all letters.
-fn twist_structure(o: &[u16], perms: &[Perm]) -> Option<TwistMaps> {
-    let n = o.len();
-    let pos = |y: usize| o.binary_search(&(y as u16)).ok();
-    'k: for k in 2..n {
-        if !n.is_multiple_of(k) {
-            continue;
-        }
-        let nb = n / k;
-        let mut sig = Vec::with_capacity(perms.len());
-        let mut sh = Vec::with_capacity(perms.len());
-        for g in perms {
-            let mut sg = vec![0usize; nb];
-            let mut hg = vec![0usize; nb];
-            for i in 0..nb {
-                let Some(q) = pos(g.image(o[i * k] as usize)) else {
-                    continue 'k;
-                };
-                let (j, s0) = (q / k, q % k);
-                for t in 0..k {
-                    if pos(g.image(o[i * k + t] as usize)) != Some(j * k + (t + s0) % k) {
-                        continue 'k;
-                    }
-                }
-                sg[i] = j;
-                hg[i] = s0;
-            }
-            sig.push(sg);
-            sh.push(hg);
-        }
-        return Some((k, sig, sh));
-    }
-    None
-}
-
-/// Enumerates orientation-by-location vectors: after letter `g`, `b'[j] = b[i] - s_i` where
-/// block `i` goes to `j`.
-fn enumerate_twists(
-    nb: usize,
-    k: usize,
-    sig: &[Vec<usize>],
-    sh: &[Vec<usize>],
-    cap: usize,
-    ctl: &Control,
-) -> Result<Option<(Basic, Vec<u32>)>, Interrupt> {
-    let bits = bits_for(k);
-    if nb as u32 * bits > 128 {
-        return Ok(None);
-    }
-    let mut basic = Basic {
-        points: vec![0; nb],
-        bits,
-        index: HashMap::default(),
-        configs: vec![0],
-        kind: Kind::Plain,
-    };
-    basic.index.insert(0, 0);
-    let inv: Vec<Vec<usize>> = sig
-        .iter()
-        .map(|sg| {
-            let mut v = vec![0; nb];
-            for (i, &j) in sg.iter().enumerate() {
-                v[j] = i;
-            }
-            v
-        })
-        .collect();
-    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); sig.len()];
-    let mut head = 0;
-    while head < basic.configs.len() {
-        if head % 65536 == 0 {
-            ctl.check()?;
-        }
-        let c = basic.configs[head];
-        for g in 0..sig.len() {
-            let n = basic.pack((0..nb).map(|j| {
-                let i = inv[g][j];
-                ((basic.get(c, i) as usize + k - sh[g][i]) % k) as u32
-            }));
-            let next = basic.configs.len() as u32;
-            let t = *basic.index.entry(n).or_insert(next);
-            if t == next {
-                if basic.configs.len() >= cap {
-                    return Ok(None);
-                }
-                basic.configs.push(n);
-            }
-            rows[g].push(t);
-        }
-        head += 1;
-    }
-    Ok(Some((basic, rows.concat())))
-}
 
 /// A coordinate: one or more basic orbits combined, with its transition table.
 #[derive(Debug)]
@@ -203,161 +93,6 @@ impl From<Interrupt> for CoordsError {
     fn from(i: Interrupt) -> Self {
         CoordsError::Interrupt(i)
     }
-}
-
-fn bits_for(n: usize) -> u32 {
-    (usize::BITS - (n.max(2) - 1).leading_zeros()).max(1)
-}
-
-impl Basic {
-    /// This coordinate's packed configuration for `p` (`None` if `p` leaves the orbit).
-    fn config_of(&self, p: &Perm) -> Option<u128> {
-        let pos = |x: u16| {
-            self.points
-                .binary_search(&(p.image(x as usize) as u16))
-                .ok()
-                .map(|j| j as u32)
-        };
-        match self.kind {
-            Kind::Plain => {
-                let mut v = 0u128;
-                for (j, &x) in self.points.iter().enumerate() {
-                    v |= (pos(x)? as u128) << (j as u32 * self.bits);
-                }
-                Some(v)
-            }
-            Kind::Blocks { k } => {
-                let mut v = 0u128;
-                for i in 0..self.points.len() / k {
-                    v |=
-                        ((pos(self.points[i * k])? as usize / k) as u128) << (i as u32 * self.bits);
-                }
-                Some(v)
-            }
-            Kind::Twists { k, .. } => {
-                let mut v = 0u128;
-                for i in 0..self.points.len() / k {
-                    let q = pos(self.points[i * k])? as usize;
-                    let (j, s) = (q / k, q % k);
-                    v |= (((k - s) % k) as u128) << (j as u32 * self.bits);
-                }
-                Some(v)
-            }
-        }
-    }
-
-    fn pack(&self, images: impl Iterator<Item = u32>) -> u128 {
-        let mut v = 0u128;
-        for (j, x) in images.enumerate() {
-            v |= (x as u128) << (j as u32 * self.bits);
-        }
-        v
-    }
-
-    fn get(&self, v: u128, j: usize) -> u32 {
-        ((v >> (j as u32 * self.bits)) & ((1u128 << self.bits) - 1)) as u32
-    }
-}
-
-/// Enumerates the configurations of a set of points under the letters, up to `cap`.
-/// Returns the basic orbit and its transition table, or `None` past the cap.
-fn enumerate(
-    points: &[u16],
-    perms: &[Perm],
-    cap: usize,
-    ctl: &Control,
-) -> Result<Option<(Basic, Vec<u32>)>, Interrupt> {
-    let k = points.len();
-    let bits = bits_for(k);
-    assert!(k as u32 * bits <= 128);
-    let mut local = std::collections::HashMap::new();
-    for (j, &p) in points.iter().enumerate() {
-        local.insert(p as usize, j as u32);
-    }
-    // lmap[s][e] = local index of perm_s(points[e]).
-    let lmap: Vec<Vec<u32>> = perms
-        .iter()
-        .map(|g| {
-            points
-                .iter()
-                .map(|&p| local[&g.image(p as usize)])
-                .collect()
-        })
-        .collect();
-    let mut basic = Basic {
-        points: points.to_vec(),
-        bits,
-        index: HashMap::default(),
-        configs: Vec::new(),
-        kind: Kind::Plain,
-    };
-    let id = basic.pack(0..k as u32);
-    basic.index.insert(id, 0);
-    basic.configs.push(id);
-    let mut table_rows: Vec<Vec<u32>> = vec![Vec::new(); perms.len()];
-    let mut head = 0usize;
-    while head < basic.configs.len() {
-        if head.is_multiple_of(65536) {
-            ctl.check()?;
-        }
-        let c = basic.configs[head];
-        for (s, lm) in lmap.iter().enumerate() {
-            let n = basic.pack((0..k).map(|j| lm[basic.get(c, j) as usize]));
-            let next = basic.configs.len() as u32;
-            let t = *basic.index.entry(n).or_insert(next);
-            if t == next {
-                if basic.configs.len() >= cap {
-                    return Ok(None);
-                }
-                basic.configs.push(n);
-            }
-            table_rows[s].push(t);
-        }
-        head += 1;
-    }
-    let table = table_rows.concat();
-    Ok(Some((basic, table)))
-}
-
-/// An orbit whose configuration is a function of a kept orbit's.
-#[derive(Debug)]
-struct Dependent {
-    kept: usize,
-    points: Vec<u16>,
-    /// `images[c * points.len() + e]`: the image of `points[e]` when the kept orbit has
-    /// configuration `c`.
-    images: Vec<u16>,
-}
-
-/// When the configuration of `b` is a function of the configuration of `a`, that function.
-fn determined_by(
-    a: &Basic,
-    b: &[u16],
-    perms: &[Perm],
-    ctl: &Control,
-) -> Result<Option<Vec<u16>>, Interrupt> {
-    let n = a.points.len() + b.len();
-    if n as u32 * bits_for(n) > 128 {
-        return Ok(None);
-    }
-    let count_a = a.configs.len();
-    let joint: Vec<u16> = a.points.iter().chain(b).copied().collect();
-    let Some((j, _)) = enumerate(&joint, perms, count_a + 1, ctl)? else {
-        return Ok(None);
-    };
-    if j.configs.len() != count_a {
-        return Ok(None);
-    }
-    let mut images = vec![0u16; count_a * b.len()];
-    let ka = a.points.len();
-    for &v in &j.configs {
-        let ca = a.pack((0..ka).map(|e| j.get(v, e)));
-        let c = a.index[&ca] as usize;
-        for e in 0..b.len() {
-            images[c * b.len() + e] = joint[j.get(v, ka + e) as usize];
-        }
-    }
-    Ok(Some(images))
 }
 
 impl Coords {
@@ -666,123 +401,11 @@ impl Coords {
     }
 }
 
-/// A [`Ranker`] built on coordinates: the group generated by some permutations, ranked
-/// densely by counting reachable coordinate indices (a bitset with a rank directory).
-pub struct CoordRanker {
-    coords: Coords,
-    seen: Vec<u64>,
-    /// Number of set bits before each 64-bit word... stored per 8 words.
-    dir: Vec<u64>,
-    size: u64,
-}
-
-impl CoordRanker {
-    /// Enumerates the group generated by `perms` (it must fit in memory).
-    pub fn new(perms: Vec<Perm>, degree: usize, ctl: &Control) -> Result<CoordRanker, CoordsError> {
-        let coords = Coords::new(perms, degree, 1 << 26, 1 << 36, ctl)?;
-        let (seen, size) = coords.reachable(ctl)?;
-        let mut dir = Vec::with_capacity(seen.len() / 8 + 1);
-        let mut acc = 0u64;
-        for (i, w) in seen.iter().enumerate() {
-            if i % 8 == 0 {
-                dir.push(acc);
-            }
-            acc += w.count_ones() as u64;
-        }
-        Ok(CoordRanker {
-            coords,
-            seen,
-            dir,
-            size,
-        })
-    }
-
-    pub fn coords(&self) -> &Coords {
-        &self.coords
-    }
-
-    fn dense(&self, idx: u64) -> Option<u64> {
-        let (i, b) = ((idx / 64) as usize, idx % 64);
-        if self.seen[i] >> b & 1 == 0 {
-            return None;
-        }
-        let mut r = self.dir[i / 8];
-        for w in &self.seen[i / 8 * 8..i] {
-            r += w.count_ones() as u64;
-        }
-        Some(r + (self.seen[i] & ((1u64 << b) - 1)).count_ones() as u64)
-    }
-}
-
-impl Ranker for CoordRanker {
-    fn size(&self) -> Option<u64> {
-        Some(self.size)
-    }
-
-    fn rank(&self, p: &Perm) -> Option<u64> {
-        if p.degree() != self.coords.degree {
-            return None;
-        }
-        let c = self.coords.encode(p)?;
-        let idx = self.coords.index(&c);
-        let d = self.dense(idx)?;
-        // Coordinates are injective on the group; reject tuples that are not the element's.
-        (self.coords.decode(&c) == *p).then_some(d)
-    }
-
-    fn unrank(&self, r: u64) -> Perm {
-        // Find the r-th set bit.
-        let blk = self.dir.partition_point(|&d| d <= r) - 1;
-        let mut left = r - self.dir[blk];
-        let mut i = blk * 8;
-        loop {
-            let c = self.seen[i].count_ones() as u64;
-            if left < c {
-                break;
-            }
-            left -= c;
-            i += 1;
-        }
-        let mut w = self.seen[i];
-        for _ in 0..left {
-            w &= w - 1;
-        }
-        let idx = i as u64 * 64 + w.trailing_zeros() as u64;
-        self.coords.decode(&self.coords.split(idx))
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::orbits::Kind;
     use super::*;
     use crate::testkit::*;
-    use std::collections::HashSet;
-
-    fn agrees(p: &puz_core::Puzzle, moves: &[&str]) -> usize {
-        let a = alphabet(p, moves);
-        let bfs = BfsRanker::new(&a.perms);
-        let ctl = Control::default();
-        let cr = CoordRanker::new(a.perms.clone(), p.degree(), &ctl).unwrap();
-        assert_eq!(cr.size(), bfs.size());
-        let mut seen = HashSet::new();
-        for r in 0..bfs.size().unwrap() {
-            let x = bfs.unrank(r);
-            let k = cr.rank(&x).expect("in the group");
-            assert!(seen.insert(k));
-            assert_eq!(cr.unrank(k), x);
-        }
-        // Something outside: a single letter of another group.
-        cr.coords().blocks()
-    }
-
-    #[test]
-    fn coordinates_are_exact() {
-        agrees(&cube2(), &["U", "R"]);
-        agrees(&floppy(), &["R", "L", "F", "B"]);
-        agrees(&cheese(), &["H0", "H1", "H2"]);
-        agrees(&six_piece(), &["R", "L", "U"]);
-        agrees(&lights_out(3), &["B00", "B11", "B22", "B01"]);
-    }
 
     #[test]
     fn twisted_orbits_split_into_permutation_and_orientation() {
@@ -798,7 +421,6 @@ mod tests {
             .any(|b| matches!(b.kind, Kind::Twists { k: 3, .. })));
     }
 }
-
 #[cfg(test)]
 mod ur_tests {
     use super::*;
