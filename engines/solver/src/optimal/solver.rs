@@ -183,12 +183,7 @@ impl Solver {
                 symmetry: 1,
             });
         }
-        let mut bound = {
-            let mut sc = self.scratch();
-            let mut ub = vec![0; self.variants.len() * self.heuristic.pdbs.len()];
-            let hint = &mut (0, usize::MAX);
-            self.lower_bound(&start, u32::MAX, None, &mut sc, hint, None, &mut ub)
-        };
+        let mut bound = self.root_bound(&start);
         let max_depth = self.max_cost as usize + 2;
         // Listing every solution needs every task; one solution needs one task per class.
         let fixing = if all {
@@ -246,6 +241,14 @@ impl Solver {
             bound = out.next;
             order = schedule::reorder(&order, &keys, &out.sizes);
         }
+    }
+
+    /// The lower bound of the position `start` (not solved), with fresh buffers.
+    fn root_bound(&self, start: &[u8]) -> u32 {
+        let mut sc = self.scratch();
+        let mut ub = vec![0; self.variants.len() * self.heuristic.pdbs.len()];
+        let hint = &mut (0, usize::MAX);
+        self.lower_bound(start, u32::MAX, None, &mut sc, hint, None, &mut ub)
     }
 
     /// The solution of the lowest key (or every solution, each once), each applied to
