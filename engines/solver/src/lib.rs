@@ -16,7 +16,7 @@
 //!   itself (finds the reflections of a puzzle, which no move sequence makes).
 //! - [`symmetry`]: the puzzle's symmetries in a metric (conjugate look-ups, one search
 //!   task per class of first letters for symmetric positions).
-//! - [`optimal`]: iterative deepening A* returning proved-optimal solutions.
+//! - [`optimal`](mod@optimal): iterative deepening A* returning proved-optimal solutions.
 
 pub mod automorphism;
 pub mod bigbuf;

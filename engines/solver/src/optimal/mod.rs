@@ -6,11 +6,11 @@
 //! when self-inverse, one reversal) of each solution. Every solution is re-checked by
 //! applying it to the position.
 //!
-//! - [`solver`]: [`Solver`], its tables and rules, and the iterations of increasing cost.
-//! - [`bound`]: the lower bound of a position, in rounds of table look-ups.
-//! - [`search`]: the depth-first search of one thread below a task's first letters.
-//! - [`schedule`]: the tasks, their order, and the threads that share them.
-//! - [`necklace`]: the rotation and reversal rules of central positions.
+//! - `solver`: [`Solver`], its tables and rules, and the iterations of increasing cost.
+//! - `bound`: the lower bound of a position, in rounds of table look-ups.
+//! - `search`: the depth-first search of one thread below a task's first letters.
+//! - `schedule`: the tasks, their order, and the threads that share them.
+//! - `necklace`: the rotation and reversal rules of central positions.
 
 mod bound;
 mod necklace;

@@ -43,7 +43,7 @@ pub struct Solver {
     pub(super) rotations: bool,
     /// Whether the inverse of an optimal canonical sequence, read backwards, is canonical,
     /// and every letter costs what its inverse costs (see
-    /// [`reversals_stay_canonical`](super::necklace::reversals_stay_canonical)).
+    /// [`reversals_stay_canonical`]).
     pub(super) reversals: bool,
     pub(super) degree: usize,
     pub(super) max_cost: u32,

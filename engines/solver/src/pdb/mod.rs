@@ -4,14 +4,14 @@
 //! A [`Pattern`] follows `k` pieces of an orbit: their locations (an arrangement,
 //! `n!/(n-k)!`) and orientations (`twist^k`, or `twist^(k-1)` for a whole orbit whose
 //! orientation sum every move keeps). [`Heuristic::build`] chooses the patterns for the
-//! memory budget ([`choice`]), loads them from the disk cache ([`cache`]) or fills them
-//! breadth-first ([`fill`]) and saves them.
+//! memory budget (`choice`), loads them from the disk cache (`cache`) or fills them
+//! breadth-first (`fill`) and saves them.
 //!
-//! - [`pattern`]: a table's pieces and the index of a position in it.
-//! - [`locator`]: where every piece of a position is, shared by the indices of a round.
-//! - [`fill`]: the breadth-first fill of one table.
-//! - [`choice`]: which patterns fit the budget.
-//! - [`cache`]: the tables' files on disk.
+//! - `pattern`: a table's pieces and the index of a position in it.
+//! - `locator`: where every piece of a position is, shared by the indices of a round.
+//! - `fill`: the breadth-first fill of one table.
+//! - `choice`: which patterns fit the budget.
+//! - `cache`: the tables' files on disk.
 
 mod cache;
 mod choice;
