@@ -68,9 +68,9 @@ impl BigBuf {
         let mut base = map_whole(file, size)?;
         let small = |base| huge_mapped(base).is_some_and(|b| b < size / 10 * 9);
         // Pages the kernel cached small (read or written before) stay small while cached,
-        // and a search over them misses the TLB (one 16-move htm position: 16.8 s against
-        // 6.6 s). Then drop them and map again: read back through the mapping, the file
-        // comes in huge pages, for this run and the next ones.
+        // and a search over them misses the TLB (see benches/solver/README.md). Then drop
+        // them and map again: read back through the mapping, the file comes in huge pages,
+        // for this run and the next ones.
         if size >= 64 << 20 && small(base) {
             // SAFETY: unmapping the mapping just made (nothing refers to it yet); the advice
             // only drops clean cached pages of an open file.

@@ -7,11 +7,13 @@
 //! - Sparse ([`sparse`]): breadth-first to a given depth on sorted vectors of exact 128-bit
 //!   codes (any costs), in several passes split by hash when the candidates would not fit,
 //!   with optional identification of positions up to whole-puzzle rotations.
+//!
+//! (Over 700 lines: a fifth of them are the tests comparing the searches with each other.)
 
-use crate::coords::Coords;
 use crate::error::{invalid, SolveError};
 use crate::metric::Metric;
 use crate::model::{Model, Normaliser};
+use crate::move_tables::MoveTables;
 use puz_core::{Control, Perm, Puzzle, Ranker};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -178,7 +180,7 @@ pub fn dense(
         return invalid("the group is too large to count by rank");
     };
     // Orbit coordinates with move tables, when they cover the group with little waste.
-    if let Some(c) = Coords::new(puzzle, &metric.alphabet.perms) {
+    if let Some(c) = MoveTables::new(puzzle, &metric.alphabet.perms) {
         if c.size() <= MAX_COORD_WASTE * size && c.index(&puzzle.identity()) == Some(0) {
             return dense_coords(&c, size, depth, samples, ctl);
         }
@@ -297,7 +299,7 @@ fn dense_ranked(
 /// once for a whole block of inner (orientation) indices, and words of 32 entries with
 /// nothing to do are skipped.
 fn dense_coords(
-    c: &Coords,
+    c: &MoveTables,
     group_size: u64,
     depth: Option<usize>,
     samples: usize,
@@ -627,7 +629,7 @@ mod tests {
         }
     }
 
-    /// Heavy (about 20 s on a loaded machine): the benchmark runs it too.
+    /// Heavy (the whole 2x2x2 in qtm): the benchmark runs it too.
     #[test]
     #[ignore]
     fn cube2_dense_qtm() {

@@ -9,21 +9,23 @@
 //!   encoding, with whole-puzzle rotation normalisation.
 //! - [`gods`]: breadth-first God's algorithm, dense (2 bits per position over a
 //!   [`puz_core::Ranker`]) or sparse (sorted frontiers to a given depth).
+//! - [`move_tables`]: positions as orbit coordinates and the letters as move tables, for
+//!   the dense God's algorithm when they fit.
 //! - [`pdb`]: pattern databases on subsets of an orbit's pieces, cached on disk.
 //! - [`automorphism`]: permutations of the points that conjugate a set of moves onto
 //!   itself (finds the reflections of a puzzle, which no move sequence makes).
 //! - [`symmetry`]: the puzzle's symmetries in a metric (conjugate look-ups, one search
 //!   task per class of first letters for symmetric positions).
-//! - [`optimal`]: iterative deepening A* returning proved-optimal solutions.
+//! - [`optimal`](mod@optimal): iterative deepening A* returning proved-optimal solutions.
 
 pub mod automorphism;
 pub mod bigbuf;
 pub mod canon;
-pub mod coords;
 pub mod error;
 pub mod gods;
 pub mod metric;
 pub mod model;
+pub mod move_tables;
 pub mod optimal;
 pub mod pdb;
 pub mod symmetry;

@@ -1,4 +1,5 @@
-//! Orbit coordinates with move tables, for the dense God's algorithm.
+//! [`MoveTables`]: positions as orbit coordinates, and the letters as move tables on them,
+//! for the dense God's algorithm.
 //!
 //! The locations the letters move are split into parts (connected under the letters, inside
 //! one orbit). A position is one index: the permutation ranks of every part's pieces (outer,
@@ -33,8 +34,9 @@ struct Part {
     ori_next: Vec<u32>,
 }
 
-/// A group's positions as `perm * ori_size + ori`, with the letters as table look-ups.
-pub struct Coords {
+/// A group's positions as coordinates `perm * ori_size + ori`, with the letters as table
+/// look-ups on them.
+pub struct MoveTables {
     model: Model,
     parts: Vec<Part>,
     letters: usize,
@@ -124,10 +126,10 @@ impl Part {
     }
 }
 
-impl Coords {
+impl MoveTables {
     /// Coordinates for the group the letters generate, or `None` when some table would be
     /// too large (a part with more than about 10 pieces, say).
-    pub fn new(puzzle: &Puzzle, letters: &[Perm]) -> Option<Coords> {
+    pub fn new(puzzle: &Puzzle, letters: &[Perm]) -> Option<MoveTables> {
         let model = Model::new(puzzle).ok()?;
         let actions: Vec<Action> = letters
             .iter()
@@ -203,7 +205,7 @@ impl Coords {
                 ori_next[o as usize * ng + g] = v as u32;
             }
         }
-        Some(Coords {
+        Some(MoveTables {
             model,
             parts,
             letters: ng,
@@ -436,7 +438,7 @@ mod tests {
     fn cube2_urf_is_exact_and_letters_agree() {
         let p = cube2();
         let gens = letters(&p, &["U", "R", "F"]);
-        let c = Coords::new(&p, &gens).unwrap();
+        let c = MoveTables::new(&p, &gens).unwrap();
         assert_eq!(c.size(), 3_674_160);
         let mut blocks = vec![0u64; 3];
         let mut x = p.identity();
@@ -461,9 +463,9 @@ mod tests {
         let p = cube3();
         let gens = letters(&p, &["U", "R"]);
         // <U,R> moves 6 corners and 7 edges (which it never flips): small enough.
-        let c = Coords::new(&p, &gens).unwrap();
+        let c = MoveTables::new(&p, &gens).unwrap();
         assert_eq!(c.size(), 720 * 243 * 5040);
         let all = letters(&p, &["U", "D", "R", "L", "F", "B"]);
-        assert!(Coords::new(&p, &all).is_none());
+        assert!(MoveTables::new(&p, &all).is_none());
     }
 }

@@ -1,0 +1,338 @@
+//! The lower bound of a position: the largest pattern-database value over its variants
+//! (the position, its inverse and their conjugates by symmetries), read in rounds of
+//! look-ups whose misses overlap. [`Solver::lower_bound`] bounds one position; the search
+//! runs the same steps ([`Solver::plan`], [`Solver::stage`], [`Solver::fire`],
+//! [`Solver::collect`]) itself over a node's children, sweep by sweep, so that the
+//! siblings' misses overlap too.
+
+use super::Solver;
+use crate::pdb::Located;
+
+/// Buffers of one search thread for [`Solver::lower_bound`].
+pub(super) struct Scratch {
+    b: Vec<u8>,
+    pub(super) probe: Probe,
+    pub(super) located: Located,
+}
+
+/// One bound in progress (see [`Solver::plan`]).
+#[derive(Default)]
+pub(super) struct Probe {
+    inv: Vec<u8>,
+    /// Every variant's state, one after another.
+    vars: Vec<u8>,
+    /// Table indices, variant after variant.
+    idx: Vec<u64>,
+    /// The round of each look-up (`u8::MAX`: not made).
+    round: Vec<u8>,
+    /// Which variants' states are in `vars`.
+    staged: Vec<bool>,
+    /// Whether `inv` holds the inverse (computed when a variant first needs it).
+    inverted: bool,
+    limit: u32,
+    /// The largest value read so far.
+    pub(super) h: u32,
+}
+
+/// The rounds of look-ups of a bound (see [`Solver::plan`]).
+pub(super) const ROUNDS: u8 = 4;
+
+/// Asks the cache for `table[i]` ahead of reading it.
+#[inline(always)]
+pub(super) fn prefetch(table: &[u8], i: u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching never faults; the address is inside the table anyway.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(table.as_ptr().add(i as usize) as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (table, i);
+}
+
+/// What a node's look-ups say about its children. A table's value on the position or on a
+/// conjugate of it is a distance in the table's abstract puzzle, so one letter changes it
+/// by at most the letter's cost: a child's value is at most the parent's plus the cost of
+/// the letter back. A table whose bound stays within the child's limit cannot cut the
+/// child and is not looked up. (Values on the inverse move by the letter from the other
+/// side and follow no such rule; they are always looked up.)
+#[derive(Clone, Copy)]
+pub(super) struct Parent<'a> {
+    /// The parent's upper bounds, (variant, table) after (variant, table).
+    pub(super) ub: &'a [u8],
+    /// The cost of the inverse of the letter from the parent to the child.
+    pub(super) back: u32,
+}
+
+/// A look-up already computed (and prefetched): the (variant, table) hint and the index.
+pub(super) type First = Option<((usize, usize), u64)>;
+
+impl Solver {
+    /// The variants of `t` whose distance equals `t`'s: `t` itself, its inverse (when every
+    /// letter costs what its inverse costs), and their conjugates. Writes variant `v` of `t`
+    /// (whose inverse is `inv`) to `out`.
+    #[inline]
+    fn variant(&self, v: usize, t: &[u8], inv: &[u8], out: &mut [u8]) {
+        let (conj, inverse) = self.variants[v];
+        let src = if inverse { inv } else { t };
+        match conj {
+            None => out.copy_from_slice(src),
+            Some(k) => self.conjugators[k].apply(src, out),
+        }
+    }
+
+    /// The parent's bound on table `k`'s value on variant `v` of the child, when it says
+    /// that the look-up cannot go above `limit` (see [`Parent`]).
+    #[inline]
+    pub(super) fn bounded(
+        &self,
+        parent: Option<Parent>,
+        v: usize,
+        k: usize,
+        limit: u32,
+    ) -> Option<u8> {
+        let p = parent?;
+        let b = p.ub[v * self.heuristic.pdbs.len() + k] as u32 + p.back;
+        (self.consistent[v] && b <= limit).then_some(b as u8)
+    }
+
+    /// The table index of the hinted look-up, to prefetch before [`Solver::lower_bound`].
+    #[inline]
+    pub(super) fn hint_index(
+        &self,
+        t: &[u8],
+        hint: (usize, usize),
+        sc: &mut Scratch,
+    ) -> Option<u64> {
+        let (hv, ht) = hint;
+        let pdb = self.heuristic.pdbs.get(ht)?;
+        if hv == 0 {
+            return Some(pdb.pattern.index(t));
+        }
+        if self.variants[hv].1 {
+            self.model.inverse(t, &mut sc.probe.inv);
+        }
+        self.variant(hv, t, &sc.probe.inv, &mut sc.b);
+        Some(pdb.pattern.index(&sc.b))
+    }
+
+    /// Lower bound of the distance of `t` (at least 1; `t` is not solved): the largest table
+    /// value over every variant of `t`. The hinted look-up (the one that last went above a
+    /// limit) is tried first; then the rounds of [`Solver::plan`], variant by variant,
+    /// each variant's look-ups prefetched together. Above `limit`, the hint is updated.
+    /// When the bound stays within `limit`, `ub` receives an upper bound of every
+    /// (variant, table) value.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn lower_bound(
+        &self,
+        t: &[u8],
+        limit: u32,
+        first: First,
+        sc: &mut Scratch,
+        hint: &mut (usize, usize),
+        parent: Option<Parent>,
+        ub: &mut [u8],
+    ) -> u32 {
+        let np = self.heuristic.pdbs.len();
+        let first = match first {
+            Some(f) => Some(f),
+            None if hint.1 < np && self.bounded(parent, hint.0, hint.1, limit).is_none() => {
+                self.hint_index(t, *hint, sc).map(|i| (*hint, i))
+            }
+            None => None,
+        };
+        if let Some(v) = self.first_cut(first, limit) {
+            return v;
+        }
+        // The rounds variant by variant: a variant's look-ups are prefetched together, so
+        // their misses overlap, then read; the first value above the limit ends it.
+        let mut pr = std::mem::take(&mut sc.probe);
+        self.plan(limit, parent, ub, &mut pr, first);
+        let mut h = None;
+        'rounds: for r in 0..ROUNDS {
+            for v in 0..self.variants.len() {
+                self.stage(t, v, r, &mut pr, &mut sc.located);
+                self.fire(v, r, &pr);
+                if self.collect(v, r, &mut pr, ub, hint) {
+                    h = Some(pr.h);
+                    break 'rounds;
+                }
+            }
+        }
+        let h = h.unwrap_or(pr.h.max(1));
+        sc.probe = pr;
+        h
+    }
+
+    /// Starts a bound in `pr`: which look-ups to make, in up to four rounds, the
+    /// likeliest to cut first: the tables whose value on the parent was above the
+    /// child's limit (they cut unless the letter brought the value down), the largest of
+    /// them alone, then the others, then those at the limit, then the rest. With a
+    /// `parent`, the look-ups that cannot go above `limit` are left out (see [`Parent`]);
+    /// `ub` gets the parent's bound for them. `read` is a look-up already made (and within
+    /// the limit): its value goes to `ub` and it is not made again.
+    pub(super) fn plan(
+        &self,
+        limit: u32,
+        parent: Option<Parent>,
+        ub: &mut [u8],
+        pr: &mut Probe,
+        read: First,
+    ) {
+        let np = self.heuristic.pdbs.len();
+        let nv = self.variants.len();
+        let n = self.model.n;
+        pr.limit = limit;
+        pr.h = 0;
+        pr.vars.resize(nv * n, 0);
+        pr.inv.resize(n, 0);
+        pr.idx.resize(nv * np, 0);
+        pr.round.resize(nv * np, 0);
+        pr.staged.clear();
+        pr.staged.resize(nv, false);
+        pr.inverted = false;
+        // The look-up already read (within the limit) is not made again.
+        let read = read.map(|((v, k), i)| (v * np + k, self.heuristic.pdbs[k].value(i)));
+        // Of those above the limit, the largest on the parent goes alone first: in the
+        // sweeps over the children each child pending makes one look-up, and most are cut
+        // by it.
+        let mut best: Option<usize> = None;
+        for v in 0..nv {
+            for k in 0..np {
+                let j = v * np + k;
+                pr.round[j] = match (self.bounded(parent, v, k, limit), parent) {
+                    _ if read.is_some_and(|(r, _)| r == j) => {
+                        ub[j] = read.map_or(0, |(_, val)| val);
+                        pr.h = ub[j] as u32;
+                        u8::MAX
+                    }
+                    _ if !self.needed[j] => {
+                        ub[j] = 0;
+                        u8::MAX
+                    }
+                    (Some(b), _) => {
+                        ub[j] = b;
+                        u8::MAX
+                    }
+                    (None, None) => 0,
+                    (None, Some(p)) => match (p.ub[j] as u32).cmp(&limit) {
+                        std::cmp::Ordering::Greater => {
+                            if best.is_none_or(|b| p.ub[j] > p.ub[b]) {
+                                best = Some(j);
+                            }
+                            1
+                        }
+                        std::cmp::Ordering::Equal => 2,
+                        std::cmp::Ordering::Less => 3,
+                    },
+                };
+            }
+        }
+        if let Some(b) = best {
+            pr.round[b] = 0;
+        }
+    }
+
+    /// Computes the indices of the look-ups of round `r` of variant `v` of `t`.
+    ///
+    /// Every index is computed first and the prefetches are issued together after
+    /// ([`Solver::fire`]): a prefetch issued between index computations stalls until its
+    /// miss is under way (measured by `bench lookups`, see benches/solver/README.md).
+    #[inline]
+    pub(super) fn stage(&self, t: &[u8], v: usize, r: u8, pr: &mut Probe, located: &mut Located) {
+        let pdbs = &self.heuristic.pdbs;
+        let np = pdbs.len();
+        let n = self.model.n;
+        let mine = &pr.round[v * np..(v + 1) * np];
+        if !mine.contains(&r) {
+            return;
+        }
+        let state = &mut pr.vars[v * n..(v + 1) * n];
+        if !pr.staged[v] {
+            pr.staged[v] = true;
+            if v == 0 {
+                state.copy_from_slice(t);
+            } else {
+                if self.variants[v].1 && !pr.inverted {
+                    pr.inverted = true;
+                    self.model.inverse(t, &mut pr.inv);
+                }
+                self.variant(v, t, &pr.inv, state);
+            }
+        }
+        // One look-up reads its orbit's cells directly; several share one pass locating
+        // every piece.
+        if mine.iter().filter(|&&m| m == r).count() == 1 {
+            let k = mine.iter().position(|&m| m == r).unwrap_or(0);
+            pr.idx[v * np + k] = pdbs[k].pattern.index(state);
+            return;
+        }
+        self.locator.locate(state, located);
+        for (k, p) in pdbs.iter().enumerate() {
+            if mine[k] == r {
+                pr.idx[v * np + k] = p.pattern.index_located(state, located);
+            }
+        }
+    }
+
+    /// Prefetches the look-ups of round `r` of variant `v` (indices from [`Solver::stage`]).
+    #[inline]
+    pub(super) fn fire(&self, v: usize, r: u8, pr: &Probe) {
+        let np = self.heuristic.pdbs.len();
+        for (k, p) in self.heuristic.pdbs.iter().enumerate() {
+            if pr.round[v * np + k] == r {
+                prefetch(&p.table, pr.idx[v * np + k] >> 1);
+            }
+        }
+    }
+
+    /// Reads the look-ups of round `r` of variant `v` into `pr.h` and `ub`: true when the
+    /// bound went above the limit (the hint is then that look-up).
+    #[inline]
+    pub(super) fn collect(
+        &self,
+        v: usize,
+        r: u8,
+        pr: &mut Probe,
+        ub: &mut [u8],
+        hint: &mut (usize, usize),
+    ) -> bool {
+        let np = self.heuristic.pdbs.len();
+        for (k, p) in self.heuristic.pdbs.iter().enumerate() {
+            let j = v * np + k;
+            if pr.round[j] != r {
+                continue;
+            }
+            let val = p.value(pr.idx[j]);
+            ub[j] = val;
+            if val as u32 > pr.h {
+                pr.h = val as u32;
+                if pr.h > pr.limit {
+                    *hint = (v, k);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The value of a first look-up (see [`First`]) when it is above `limit`.
+    #[inline]
+    pub(super) fn first_cut(&self, first: First, limit: u32) -> Option<u32> {
+        let ((_, table), i) = first?;
+        let v = self.heuristic.pdbs[table].value(i) as u32;
+        (v > limit).then_some(v)
+    }
+
+    pub(super) fn scratch(&self) -> Scratch {
+        Scratch {
+            b: vec![0; self.model.n],
+            probe: Probe {
+                inv: vec![0; self.model.n],
+                ..Probe::default()
+            },
+            located: self.locator.buffer(),
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! Optimal solving: iterative deepening A* over canonical sequences, pruned by pattern
+//! databases on the position and on its inverse (a position and its inverse are at the
+//! same distance when every letter costs what its inverse costs), in parallel over the
+//! first moves (tasks of two letters, shared by the threads child by child). Positions
+//! fixed by symmetries search one task per class; central ones keep one rotation (and,
+//! when self-inverse, one reversal) of each solution. Every solution is re-checked by
+//! applying it to the position.
+//!
+//! - `solver`: [`Solver`], its tables and rules, and the iterations of increasing cost.
+//! - `bound`: the lower bound of a position, in rounds of table look-ups.
+//! - `search`: the depth-first search of one thread below a task's first letters.
+//! - `schedule`: the tasks, their order, and the threads that share them.
+//! - `necklace`: the rotation and reversal rules of central positions.
+
+mod bound;
+mod necklace;
+mod schedule;
+mod search;
+mod solver;
+#[cfg(test)]
+mod tests;
+
+pub use solver::Solver;
+
+use crate::error::SolveError;
+use crate::metric::Metric;
+use crate::pdb::default_cache_dir;
+use puz_core::{Control, Perm, Puzzle};
+use std::path::PathBuf;
+
+/// Options of the optimal solver.
+#[derive(Clone, Debug)]
+pub struct OptimalOptions {
+    /// List every optimal canonical solution instead of one.
+    pub all: bool,
+    /// Return the first solution any search thread finds instead of the reproducible one
+    /// (see [`Wanted`]).
+    pub first: bool,
+    /// Bytes for the pattern databases (default: a quarter of the memory limit, at most 1 GiB).
+    pub table_memory: Option<u64>,
+    /// Where tables are cached (`None`: not cached). Default: `$XDG_CACHE_HOME/puz` or `~/.cache/puz`.
+    pub cache: Option<PathBuf>,
+    /// Read cached tables into fresh memory instead of mapping their files (see
+    /// [`Cache::map`](crate::pdb::Cache::map)): slower to load, a little faster to search.
+    pub copy_tables: bool,
+    /// Give up above this cost.
+    pub max_cost: u32,
+    /// At most this many symmetries whose conjugates are looked up too (each costs look-ups
+    /// at every node).
+    pub conjugates: usize,
+}
+
+impl Default for OptimalOptions {
+    fn default() -> Self {
+        OptimalOptions {
+            all: false,
+            first: false,
+            table_memory: None,
+            cache: default_cache_dir(),
+            copy_tables: false,
+            max_cost: 40,
+            conjugates: MAX_CONJUGATORS,
+        }
+    }
+}
+
+/// One solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Letters of the metric.
+    pub letters: Vec<u32>,
+    /// Written in the puzzle's moves, `(D2 U2)` for a simultaneous pair.
+    pub text: String,
+    pub cost: u64,
+}
+
+/// The answer of [`optimal`].
+#[derive(Clone, Debug)]
+pub struct Optimal {
+    /// The optimal cost.
+    pub cost: u64,
+    pub solutions: Vec<Solution>,
+    /// True: every cheaper sequence was excluded by the search (admissible bounds only).
+    pub proved_optimal: bool,
+    /// True: every solution, applied to the position, gives the solved state.
+    pub verified: bool,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// The pattern databases used.
+    pub tables: Vec<String>,
+    /// Symmetries of the puzzle fixing the position, the identity included: the search
+    /// ran one task per class of first letters under them (1: every task).
+    pub symmetry: usize,
+}
+
+/// Which optimal solutions [`Solver::solve`] returns. The search runs tasks (pairs of first
+/// letters) in a fixed order on every thread; the last iteration ends when a task finds a
+/// solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wanted {
+    /// The solution of the earliest task that has one: the same on every run. The tasks
+    /// before it are searched to their end, which can take longer than finding it (see
+    /// benches/solver/README.md).
+    Earliest,
+    /// The first solution found, by whichever thread: every thread stops then. Still
+    /// proved optimal (every cheaper cost was searched to its end), but which of several
+    /// optimal solutions comes first may change from run to run.
+    First,
+    /// Every optimal canonical solution (no symmetry shortcuts).
+    All,
+}
+
+impl Wanted {
+    /// Whether task `task` stops, the earliest task with a solution being `found`
+    /// (`usize::MAX`: none yet).
+    #[inline]
+    fn stops(self, found: usize, task: usize) -> bool {
+        match self {
+            Wanted::Earliest => found <= task,
+            Wanted::First => found != usize::MAX,
+            Wanted::All => false,
+        }
+    }
+}
+
+/// Conjugates looked up by default. Each one costs table look-ups at every node and saves
+/// nodes; one was the fastest on the benchmark (see benches/solver/README.md).
+const MAX_CONJUGATORS: usize = 1;
+
+/// An optimal solution of `position` in `metric` (see [`Solver`] to solve many).
+pub fn optimal(
+    puzzle: &Puzzle,
+    metric: &Metric,
+    position: &Perm,
+    opts: &OptimalOptions,
+    ctl: &Control,
+) -> Result<Optimal, SolveError> {
+    let wanted = if opts.all {
+        Wanted::All
+    } else if opts.first {
+        Wanted::First
+    } else {
+        Wanted::Earliest
+    };
+    Solver::new(puzzle, metric, opts, ctl)?.solve(position, wanted, ctl)
+}

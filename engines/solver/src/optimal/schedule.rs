@@ -1,0 +1,268 @@
+//! The tasks of a search and the threads that run them: one task per canonical pair of
+//! first letters, run in order of their bound (ties: the largest at the previous cost
+//! first); the threads take whole tasks in order, then share the ones still running child
+//! by child. Solutions are ordered by (task, child), so [`Wanted::Earliest`] returns the
+//! same one on every run.
+
+use super::necklace::Necklace;
+use super::search::Search;
+use super::{Solver, Wanted};
+use crate::canon::Canon;
+use crate::error::SolveError;
+use puz_core::Control;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Keys of the subtrees of one task (see [`Team::subtree`]): task `k`'s are `k * SUB + j`,
+/// `j` the place of the child in the task's node's list of children left.
+const SUB: usize = 1 << 20;
+
+/// A search task: the first letter, its automaton state, and the second letter with its state.
+pub(super) type Task = (u32, u32, Option<(u32, u32)>);
+
+/// One task per canonical pair of first letters, so the threads stay busy to the end of an
+/// iteration (one task per first letter left one idle for long).
+pub(super) fn tasks(canon: &Canon) -> Vec<Task> {
+    canon
+        .allowed(0)
+        .iter()
+        .flat_map(|&(l1, st1)| {
+            let then = canon.allowed(st1);
+            let pairs: Vec<_> = if then.is_empty() {
+                vec![(l1, st1, None)]
+            } else {
+                then.iter().map(|&next| (l1, st1, Some(next))).collect()
+            };
+            pairs
+        })
+        .collect()
+}
+
+/// The tasks searched, `keep` (one per class of first letters) and allowed by the rotation
+/// rule's `rank`s, in order of their bound after their first letters from `start`, lowest
+/// first (ties: in list order; later iterations reorder them, see [`reorder`]): the
+/// subtrees with the most room hold solutions most often, and the last iteration ends at
+/// the first solution (see benches/solver/README.md). Also returns every task's bound.
+pub(super) fn first_order(
+    s: &Solver,
+    tasks: &[Task],
+    keep: &[bool],
+    rank: &[u32],
+    start: &[u8],
+    solved: &[u8],
+) -> (Vec<usize>, Vec<u32>) {
+    let mut order: Vec<usize> = (0..tasks.len())
+        .filter(|&t| keep[t])
+        .filter(|&t| {
+            let (l, _, then) = tasks[t];
+            then.is_none_or(|(l2, _)| rank[l2 as usize] >= rank[l as usize])
+        })
+        .collect();
+    let mut sc = s.scratch();
+    let mut ub = vec![0; s.variants.len() * s.heuristic.pdbs.len()];
+    let (mut a, mut b) = (vec![0u8; s.model.n], vec![0u8; s.model.n]);
+    let key: Vec<u32> = tasks
+        .iter()
+        .map(|&(l, _, then)| {
+            s.model.apply(&s.actions[l as usize], start, &mut a);
+            let mut g = s.metric.cost[l as usize];
+            if let Some((l2, _)) = then {
+                s.model.apply(&s.actions[l2 as usize], &a, &mut b);
+                std::mem::swap(&mut a, &mut b);
+                g += s.metric.cost[l2 as usize];
+            }
+            if a == solved {
+                return g;
+            }
+            let hint = &mut (0, usize::MAX);
+            g + s.lower_bound(&a, u32::MAX, None, &mut sc, hint, None, &mut ub)
+        })
+        .collect();
+    order.sort_by_key(|&t| key[t]);
+    (order, key)
+}
+
+/// The order of the next iteration: among tasks of equal bound (`keys`), the largest at
+/// this cost (`size[k]` nodes for `order[k]`) first: the most room, so the likeliest to
+/// hold a solution, and the longest, so started early (see benches/solver/README.md).
+/// Every task was searched to its end, so the sizes, and the order, are the same on every
+/// run.
+pub(super) fn reorder(order: &[usize], keys: &[u32], size: &[u64]) -> Vec<usize> {
+    let mut by: Vec<(u32, std::cmp::Reverse<u64>, usize)> = order
+        .iter()
+        .enumerate()
+        .map(|(k, &t)| (keys[t], std::cmp::Reverse(size[k]), t))
+        .collect();
+    by.sort();
+    by.into_iter().map(|(_, _, t)| t).collect()
+}
+
+/// A thread's part in an iteration: the task it searches, and what the threads share.
+pub(super) struct Team<'a> {
+    wanted: Wanted,
+    /// The lowest key (see [`SUB`]) whose subtree found a solution (`usize::MAX`: none
+    /// yet); with [`Wanted::Earliest`] the subtrees after it stop and those before it go
+    /// on, so the solution returned is the same on every run.
+    found: &'a AtomicUsize,
+    solutions: &'a Mutex<Vec<(usize, Vec<u32>)>>,
+    /// The key of the task (`task * SUB`), and of the subtree being searched.
+    base: usize,
+    key: usize,
+    /// Threads may share a task: at depth `claim_depth` (the task's node) each child's
+    /// subtree is claimed from this counter, whose value is the next child's place in the
+    /// node's (deterministic) list of children left.
+    claim: &'a AtomicUsize,
+    claim_depth: usize,
+}
+
+impl Team<'_> {
+    /// Records `path` as a solution of the subtree searched.
+    pub(super) fn record(&self, path: &[u32]) {
+        self.solutions
+            .lock()
+            .unwrap()
+            .push((self.key, path.to_vec()));
+        self.found.fetch_min(self.key, Ordering::Relaxed);
+    }
+
+    /// Whether the children at `depth` are shared with other threads (the task's node).
+    #[inline]
+    pub(super) fn shares(&self, depth: usize) -> bool {
+        depth == self.claim_depth
+    }
+
+    /// The place of the next child to search: claimed from the shared counter, or `place`.
+    #[inline]
+    pub(super) fn take(&self, shared: bool, place: usize) -> usize {
+        if shared {
+            self.claim.fetch_add(1, Ordering::Relaxed)
+        } else {
+            place
+        }
+    }
+
+    /// Enters the subtree of the shared node's child at place `j`.
+    #[inline]
+    pub(super) fn subtree(&mut self, j: usize) {
+        self.key = self.base + j;
+    }
+
+    /// Whether the subtree searched stops (see [`Wanted::stops`]).
+    #[inline]
+    pub(super) fn stops(&self) -> bool {
+        self.wanted
+            .stops(self.found.load(Ordering::Relaxed), self.key)
+    }
+}
+
+/// One iteration of the search: every task in `order` at cost `bound`.
+pub(super) struct Iteration<'a> {
+    pub(super) s: &'a Solver,
+    pub(super) bound: u32,
+    pub(super) wanted: Wanted,
+    pub(super) tasks: &'a [Task],
+    pub(super) order: &'a [usize],
+    pub(super) rules: Necklace<'a>,
+    pub(super) start: &'a [u8],
+    pub(super) solved: &'a [u8],
+    pub(super) max_depth: usize,
+    pub(super) ctl: &'a Control,
+}
+
+/// What an iteration found.
+pub(super) struct Outcome {
+    /// The least cost above the bound met (`u32::MAX`: none).
+    pub(super) next: u32,
+    pub(super) nodes: u64,
+    /// The solutions with their keys (see [`Team`]).
+    pub(super) solutions: Vec<(usize, Vec<u32>)>,
+    /// Nodes of each task, in `order`.
+    pub(super) sizes: Vec<u64>,
+}
+
+impl Iteration<'_> {
+    /// Runs the tasks on the threads of the current rayon pool.
+    pub(super) fn run(&self) -> Result<Outcome, SolveError> {
+        let (order, wanted) = (self.order, self.wanted);
+        let found = AtomicUsize::new(usize::MAX);
+        let solutions = Mutex::new(Vec::new());
+        let total_nodes = AtomicU64::new(0);
+        // Task `order[k]` runs as number `k`, its subtrees with the keys from `k * SUB`
+        // on: a solution found in one ends the subtrees after it (with `Earliest`; all
+        // of them with `First`), and those before it (still running, or not yet
+        // started) go on.
+        let claims: Vec<AtomicUsize> = (0..order.len()).map(|_| AtomicUsize::new(0)).collect();
+        let task_nodes: Vec<AtomicU64> = (0..order.len()).map(|_| AtomicU64::new(0)).collect();
+        let rooted: Vec<AtomicBool> = (0..order.len()).map(|_| AtomicBool::new(false)).collect();
+        let run = |task: usize, t: &Task| -> Result<u32, SolveError> {
+            let base = task * SUB;
+            let team = Team {
+                wanted,
+                found: &found,
+                solutions: &solutions,
+                base,
+                key: base,
+                claim: &claims[task],
+                claim_depth: if t.2.is_some() { 1 } else { 0 },
+            };
+            let mut search = Search::new(
+                self.s,
+                self.bound,
+                team,
+                self.rules,
+                self.solved,
+                self.max_depth,
+                self.ctl,
+            );
+            if wanted.stops(found.load(Ordering::Relaxed), base) {
+                return Ok(u32::MAX);
+            }
+            if let Some(next) = search.task(self.start, t)? {
+                return Ok(next);
+            }
+            // A shared task's node is counted once, whichever threads went through it.
+            if rooted[task].swap(true, Ordering::Relaxed) {
+                search.nodes -= 1;
+            }
+            total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
+            task_nodes[task].fetch_add(search.nodes, Ordering::Relaxed);
+            Ok(search.next_bound)
+        };
+        // The threads take whole tasks in order, one at a time (with `First`, the
+        // threads search different tasks and the first solution in any ends them all);
+        // then, when none is left, they join the tasks still running, in order, and
+        // claim their children left: no thread idles while the tasks before a solution
+        // are searched to their end.
+        let taken = AtomicUsize::new(0);
+        let next = (0..rayon::current_num_threads().max(1))
+            .into_par_iter()
+            .map(|_| -> Result<u32, SolveError> {
+                let mut next = u32::MAX;
+                loop {
+                    let k = taken.fetch_add(1, Ordering::Relaxed);
+                    if k >= order.len() || wanted.stops(found.load(Ordering::Relaxed), k * SUB) {
+                        break;
+                    }
+                    next = next.min(run(k, &self.tasks[order[k]])?);
+                }
+                for (k, &t) in order.iter().enumerate() {
+                    if wanted.stops(found.load(Ordering::Relaxed), k * SUB) {
+                        break;
+                    }
+                    next = next.min(run(k, &self.tasks[t])?);
+                }
+                Ok(next)
+            })
+            .try_reduce(|| u32::MAX, |a, b| Ok(a.min(b)))?;
+        Ok(Outcome {
+            next,
+            nodes: total_nodes.load(Ordering::Relaxed),
+            solutions: solutions.into_inner().unwrap(),
+            sizes: task_nodes
+                .iter()
+                .map(|n| n.load(Ordering::Relaxed))
+                .collect(),
+        })
+    }
+}

@@ -1,0 +1,339 @@
+//! The depth-first search of one thread, below the first letters of a task: at each node,
+//! every child's bound is found in sweeps over the children (so the cache misses of the
+//! siblings overlap) before the search goes below any of them.
+
+use super::bound::{prefetch, First, Parent, Probe, Scratch, ROUNDS};
+use super::necklace::Necklace;
+use super::schedule::{Task, Team};
+use super::Solver;
+use crate::error::SolveError;
+use puz_core::Control;
+
+/// Per depth: the buffers of the node there and of its children.
+struct Levels {
+    /// The node's state.
+    bufs: Vec<Vec<u8>>,
+    /// The children's states, and their first look-up (hint, index).
+    kids: Vec<Vec<u8>>,
+    first: Vec<Vec<First>>,
+    /// The children's bounds in progress, their upper bounds (as `ubs`), and the children
+    /// not cut (so far).
+    probes: Vec<Vec<Probe>>,
+    kid_ubs: Vec<Vec<u8>>,
+    pending: Vec<Vec<usize>>,
+    /// Upper bounds of the node's table values, (variant, table) after (variant, table)
+    /// (see [`Parent`]).
+    ubs: Vec<Vec<u8>>,
+}
+
+/// One thread's search of one task at one cost bound.
+pub(super) struct Search<'a> {
+    s: &'a Solver,
+    bound: u32,
+    /// The task searched, and what the threads share (see [`Team`]).
+    team: Team<'a>,
+    /// The rotation and reversal rules (see [`Necklace`]).
+    rules: Necklace<'a>,
+    /// Nodes visited, and the least cost above the bound met (the next bound).
+    pub(super) nodes: u64,
+    pub(super) next_bound: u32,
+    ctl: &'a Control,
+    solved: Vec<u8>,
+    sc: Scratch,
+    /// The (variant, table) of the look-up that last cut a node.
+    hint: (usize, usize),
+    path: Vec<u32>,
+    levels: Levels,
+}
+
+impl<'a> Search<'a> {
+    /// A search of `team`'s task at cost `bound`, to depth `max_depth` at most.
+    pub(super) fn new(
+        s: &'a Solver,
+        bound: u32,
+        team: Team<'a>,
+        rules: Necklace<'a>,
+        solved: &[u8],
+        max_depth: usize,
+        ctl: &'a Control,
+    ) -> Search<'a> {
+        Search {
+            s,
+            bound,
+            team,
+            rules,
+            nodes: 0,
+            next_bound: u32::MAX,
+            ctl,
+            solved: solved.to_vec(),
+            sc: s.scratch(),
+            hint: (0, usize::MAX),
+            path: Vec::new(),
+            levels: Levels {
+                bufs: vec![vec![0u8; s.model.n]; max_depth + 1],
+                kids: vec![Vec::new(); max_depth + 1],
+                kid_ubs: vec![Vec::new(); max_depth + 1],
+                probes: (0..=max_depth).map(|_| Vec::new()).collect(),
+                pending: vec![Vec::new(); max_depth + 1],
+                ubs: vec![vec![0; s.variants.len() * s.heuristic.pdbs.len()]; max_depth + 1],
+                first: vec![Vec::new(); max_depth + 1],
+            },
+        }
+    }
+
+    /// Searches the task `(l, st, then)` from `start`: `Some(next bound)` when it ends at
+    /// its first letters (cut, or solved), `None` once the search below them is done (its
+    /// figures in `nodes` and `next_bound`).
+    pub(super) fn task(
+        &mut self,
+        start: &[u8],
+        &(l, st, then): &Task,
+    ) -> Result<Option<u32>, SolveError> {
+        let s = self.s;
+        let rank = self.rules.rank;
+        let g = s.metric.cost[l as usize];
+        if let Some(next) = self.enter(0, start, l, g) {
+            return Ok(Some(next));
+        }
+        let (depth, g, st, period) = match then {
+            None => (0, g, st, 1),
+            Some((l2, st2)) => {
+                let g2 = g + s.metric.cost[l2 as usize];
+                let p2 =
+                    self.rules
+                        .period_after(&self.path, rank[l as usize], 1, rank[l2 as usize]);
+                if let Some(next) = self.enter(1, start, l2, g2) {
+                    return Ok(Some(next));
+                }
+                (1, g2, st2, p2)
+            }
+        };
+        self.dfs(depth, g, st, period)?;
+        Ok(None)
+    }
+
+    /// The first letters of a task: applies `l` to the state at `depth - 1` (`start` at
+    /// depth 0) into `bufs[depth]`, `g` being the cost so far. `Some(next bound)` when the
+    /// node ends there (cut, or solved), `None` when the search goes on below it.
+    fn enter(&mut self, depth: usize, start: &[u8], l: u32, g: u32) -> Option<u32> {
+        if g > self.bound {
+            return Some(g);
+        }
+        let (done, rest) = self.levels.bufs.split_at_mut(depth);
+        let from = done.last().map_or(start, |b| b.as_slice());
+        self.s
+            .model
+            .apply(&self.s.actions[l as usize], from, &mut rest[0]);
+        self.path.push(l);
+        if self.levels.bufs[depth] == self.solved {
+            if g == self.bound {
+                self.team.record(&self.path);
+                return Some(u32::MAX);
+            }
+            return Some(g);
+        }
+        let h = self.h(depth, self.bound - g);
+        (g + h > self.bound).then_some(g + h)
+    }
+
+    /// Lower bound of the distance of `t` (at least 1 when not solved).
+    fn h(&mut self, depth: usize, limit: u32) -> u32 {
+        self.s.lower_bound(
+            &self.levels.bufs[depth],
+            limit,
+            None,
+            &mut self.sc,
+            &mut self.hint,
+            None,
+            &mut self.levels.ubs[depth],
+        )
+    }
+
+    fn dfs(&mut self, depth: usize, g: u32, state: u32, period: usize) -> Result<(), SolveError> {
+        self.nodes += 1;
+        if self.nodes & 0xffff == 0 {
+            self.ctl.check()?;
+        }
+        let n = self.s.model.n;
+        let allowed = self.s.canon.allowed(state);
+        // Every child's bound is found before the search goes below any of them, in
+        // sweeps over the children, so the cache misses of the siblings overlap (and no
+        // sibling's subtree evicts the lines prefetched for another). First every
+        // child's state and the index of its first look-up.
+        let mut kids = std::mem::take(&mut self.levels.kids[depth]);
+        kids.resize(allowed.len() * n, 0);
+        let mut first = std::mem::take(&mut self.levels.first[depth]);
+        first.clear();
+        let np = self.s.heuristic.pdbs.len();
+        // The children's first look-up: the table and variant with the largest value on
+        // this node (the last one to cut among equals), likeliest to cut a child.
+        let ub = &self.levels.ubs[depth];
+        let (mut hv, mut ht) = self.hint;
+        let mut best = if ht < np { ub[hv * np + ht] } else { 0 };
+        for (j, &u) in ub.iter().enumerate() {
+            if u > best {
+                (best, hv, ht) = (u, j / np, j % np);
+            }
+        }
+        let choice = (hv, ht);
+        let floor = self.rules.floor(&self.path, period);
+        for (ci, &(l, _)) in allowed.iter().enumerate() {
+            if self.rules.rank[l as usize] < floor
+                || self
+                    .rules
+                    .reversed_below(&self.path, self.rules.rank[l as usize])
+            {
+                first.push(None);
+                continue;
+            }
+            let kid = &mut kids[ci * n..(ci + 1) * n];
+            self.s
+                .model
+                .apply(&self.s.actions[l as usize], &self.levels.bufs[depth], kid);
+            // That look-up, unless this node's bound says it cannot cut this child.
+            let limit = self
+                .bound
+                .saturating_sub(g + self.s.metric.cost[l as usize]);
+            let parent = Parent {
+                ub: &self.levels.ubs[depth],
+                back: self.s.back[l as usize],
+            };
+            let useless = ht < np && self.s.bounded(Some(parent), hv, ht, limit).is_some();
+            let f = if useless {
+                None
+            } else {
+                self.s.hint_index(kid, choice, &mut self.sc)
+            };
+            first.push(f.map(|i| (choice, i)));
+        }
+        // Their prefetches in one burst, after every index (see [`Solver::stage`]).
+        for f in first.iter().flatten() {
+            prefetch(&self.s.heuristic.pdbs[f.0 .1].table, f.1 >> 1);
+        }
+        // Then each child's first look-up; the children it does not cut are planned (see
+        // [`Solver::plan`]) and their first round's indices computed.
+        let stride = self.levels.ubs[depth].len();
+        let mut kub = std::mem::take(&mut self.levels.kid_ubs[depth]);
+        kub.resize(allowed.len() * stride, 0);
+        let mut probes = std::mem::take(&mut self.levels.probes[depth]);
+        if probes.len() < allowed.len() {
+            probes.resize_with(allowed.len(), Probe::default);
+        }
+        let mut pending = std::mem::take(&mut self.levels.pending[depth]);
+        pending.clear();
+        for (ci, &(l, _)) in allowed.iter().enumerate() {
+            if self.rules.rank[l as usize] < floor
+                || self
+                    .rules
+                    .reversed_below(&self.path, self.rules.rank[l as usize])
+            {
+                continue;
+            }
+            let g2 = g + self.s.metric.cost[l as usize];
+            if g2 > self.bound {
+                self.next_bound = self.next_bound.min(g2);
+                continue;
+            }
+            let kid = &kids[ci * n..(ci + 1) * n];
+            if kid == &self.solved[..] {
+                if g2 == self.bound {
+                    self.path.push(l);
+                    self.team.record(&self.path);
+                    self.path.pop();
+                } else {
+                    self.next_bound = self.next_bound.min(g2);
+                }
+                continue;
+            }
+            let limit = self.bound - g2;
+            if let Some(v) = self.s.first_cut(first[ci], limit) {
+                self.next_bound = self.next_bound.min(g2 + v);
+                continue;
+            }
+            let parent = Parent {
+                ub: &self.levels.ubs[depth],
+                back: self.s.back[l as usize],
+            };
+            let ub = &mut kub[ci * stride..(ci + 1) * stride];
+            let pr = &mut probes[ci];
+            self.s.plan(limit, Some(parent), ub, pr, first[ci]);
+            for v in 0..self.s.variants.len() {
+                self.s.stage(kid, v, 0, pr, &mut self.sc.located);
+            }
+            pending.push(ci);
+        }
+        // Then round by round over the children still pending: every index, one burst of
+        // prefetches, the reads; a child above its limit drops out.
+        let nv = self.s.variants.len();
+        for r in 0..ROUNDS {
+            if r > 0 {
+                for &ci in &pending {
+                    let kid = &kids[ci * n..(ci + 1) * n];
+                    for v in 0..nv {
+                        self.s
+                            .stage(kid, v, r, &mut probes[ci], &mut self.sc.located);
+                    }
+                }
+            }
+            for &ci in &pending {
+                for v in 0..nv {
+                    self.s.fire(v, r, &probes[ci]);
+                }
+            }
+            let mut kept = 0;
+            for j in 0..pending.len() {
+                let ci = pending[j];
+                let ub = &mut kub[ci * stride..(ci + 1) * stride];
+                let pr = &mut probes[ci];
+                if (0..nv).any(|v| self.s.collect(v, r, pr, ub, &mut self.hint)) {
+                    let g2 = g + self.s.metric.cost[allowed[ci].0 as usize];
+                    self.next_bound = self.next_bound.min(g2 + pr.h);
+                } else {
+                    pending[kept] = ci;
+                    kept += 1;
+                }
+            }
+            pending.truncate(kept);
+        }
+        self.levels.probes[depth] = probes;
+        // Then the search below the children left, in order (at a shared task's node, the
+        // children this thread claims).
+        let mut result = Ok(());
+        let shared = self.team.shares(depth);
+        let mut place = 0;
+        loop {
+            let j = self.team.take(shared, place);
+            place += 1;
+            if j >= pending.len() {
+                break;
+            }
+            if shared {
+                self.team.subtree(j);
+            }
+            if self.team.stops() {
+                break;
+            }
+            let ci = pending[j];
+            let (l, next) = allowed[ci];
+            let g2 = g + self.s.metric.cost[l as usize];
+            let p = self
+                .rules
+                .period_after(&self.path, floor, period, self.rules.rank[l as usize]);
+            self.path.push(l);
+            self.levels.bufs[depth + 1].copy_from_slice(&kids[ci * n..(ci + 1) * n]);
+            self.levels.ubs[depth + 1].copy_from_slice(&kub[ci * stride..(ci + 1) * stride]);
+            if let Err(e) = self.dfs(depth + 1, g2, next, p) {
+                result = Err(e);
+            }
+            self.path.pop();
+            if result.is_err() {
+                break;
+            }
+        }
+        self.levels.kid_ubs[depth] = kub;
+        self.levels.pending[depth] = pending;
+        self.levels.kids[depth] = kids;
+        self.levels.first[depth] = first;
+        result
+    }
+}

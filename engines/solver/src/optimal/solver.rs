@@ -1,0 +1,286 @@
+//! [`Solver`]: a puzzle's model, metric, canonical sequences, tables and symmetries, kept
+//! for many positions, and [`Solver::solve`], the iterations of increasing cost.
+
+use super::necklace::{reversals_stay_canonical, rotations_stay_canonical, Rules};
+use super::schedule::{self, Iteration};
+use super::{Optimal, OptimalOptions, Solution, Wanted};
+use crate::canon::Canon;
+use crate::error::{invalid, SolveError};
+use crate::metric::Metric;
+use crate::model::{Action, CellMap, Model};
+use crate::pdb::{Cache, Heuristic, Locator};
+use crate::symmetry::{representatives, Symmetries};
+use puz_core::{Control, Perm, Puzzle};
+
+/// A solver for one puzzle and metric, keeping its tables for many positions.
+pub struct Solver {
+    pub(super) model: Model,
+    pub(super) metric: Metric,
+    pub(super) actions: Vec<Action>,
+    pub(super) canon: Canon,
+    pub(super) heuristic: Heuristic,
+    /// Symmetries `c` of the puzzle whose conjugation maps the letters onto the letters:
+    /// `c^-1 p c` is as far from solved as `p`, so the tables are also looked up on it
+    /// (stored as the state of `c^-1` and the action of `c`).
+    pub(super) conjugators: Vec<CellMap>,
+    pub(super) symmetries: Symmetries,
+    pub(super) locator: Locator,
+    /// The variants looked up: (conjugator, inverse?), the first one `(None, false)`.
+    pub(super) variants: Vec<(Option<usize>, bool)>,
+    /// Per variant: its table values follow the rule of [`Parent`](super::bound::Parent)
+    /// (it is not an inverse).
+    pub(super) consistent: Vec<bool>,
+    /// Per (variant, table): whether to look it up. A table that follows every piece of
+    /// its orbit holds distances in a quotient group of the puzzle, the same on the
+    /// position as on its inverse and its conjugates: it is looked up on the position only.
+    pub(super) needed: Vec<bool>,
+    /// Per letter: the cost of its inverse.
+    pub(super) back: Vec<u32>,
+    /// Whether every rotation of an optimal canonical sequence is canonical: the canonical
+    /// automaton only remembers the last letter, and every pair it refuses multiplies to
+    /// the identity or to one cheaper letter (so no optimal sequence holds it, even across
+    /// the wrap). True in atm on the 3x3x3; not in htm, which refuses `D U` for `U D`.
+    pub(super) rotations: bool,
+    /// Whether the inverse of an optimal canonical sequence, read backwards, is canonical,
+    /// and every letter costs what its inverse costs (see
+    /// [`reversals_stay_canonical`]).
+    pub(super) reversals: bool,
+    pub(super) degree: usize,
+    pub(super) max_cost: u32,
+}
+
+fn puzzle_key(puzzle: &Puzzle) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for o in &puzzle.orbits {
+        for b in [o.size as u64, o.twist as u64] {
+            h = (h ^ b).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+impl Solver {
+    /// Prepares the canonical table and the pattern databases (built or loaded).
+    pub fn new(
+        puzzle: &Puzzle,
+        metric: &Metric,
+        opts: &OptimalOptions,
+        ctl: &Control,
+    ) -> Result<Solver, SolveError> {
+        let model = Model::new(puzzle)?;
+        let mut actions = Vec::new();
+        for p in &metric.alphabet.perms {
+            match model.action(p) {
+                Some(a) => actions.push(a),
+                None => return invalid("a generator is not a position of the puzzle"),
+            }
+        }
+        let canon = Canon::new(metric);
+        let budget = opts
+            .table_memory
+            .unwrap_or((ctl.memory_limit / 4).min(1 << 30));
+        let heuristic = Heuristic::build(
+            puzzle_key(puzzle),
+            &model,
+            metric,
+            &actions,
+            budget,
+            opts.cache.as_deref().map(|dir| Cache {
+                dir,
+                map: !opts.copy_tables,
+            }),
+            ctl,
+        )?;
+        let use_inverse = (0..metric.len())
+            .all(|l| metric.cost[l] == metric.cost[metric.alphabet.inverse[l] as usize]);
+        let mut heuristic = heuristic;
+        let symmetries = Symmetries::new(puzzle, metric, &canon);
+        let mut names = Vec::new();
+        let mut conjugators = Vec::new();
+        for (name, c) in symmetries.generators.iter().take(opts.conjugates) {
+            let (Some(cinv), Some(ca)) = (model.state_of(&c.inverse()), model.action(c)) else {
+                continue;
+            };
+            names.push(name.clone());
+            conjugators.push(model.conjugation(&cinv, &ca));
+        }
+        if !names.is_empty() {
+            heuristic.report.push(format!(
+                "every table also looked up on the conjugates by {}",
+                names.join(", ")
+            ));
+        }
+        let mut variants = Vec::new();
+        for conj in std::iter::once(None).chain((0..conjugators.len()).map(Some)) {
+            variants.push((conj, false));
+            if use_inverse {
+                variants.push((conj, true));
+            }
+        }
+        let whole: Vec<bool> = heuristic
+            .pdbs
+            .iter()
+            .map(|p| p.pattern.pieces.len() == p.pattern.n)
+            .collect();
+        let needed = (0..variants.len())
+            .flat_map(|v| whole.iter().map(move |&w| v == 0 || !w))
+            .collect();
+        let rotations = rotations_stay_canonical(metric, &canon);
+        let reversals = reversals_stay_canonical(metric, &canon);
+        Ok(Solver {
+            rotations,
+            reversals,
+            needed,
+            locator: Locator::new(&model),
+            consistent: variants.iter().map(|v| !v.1).collect(),
+            back: (0..metric.len())
+                .map(|l| metric.cost[metric.alphabet.inverse[l] as usize])
+                .collect(),
+            variants,
+            conjugators,
+            symmetries,
+            model,
+            metric: metric.clone(),
+            actions,
+            canon,
+            heuristic,
+            degree: puzzle.degree(),
+            max_cost: opts.max_cost,
+        })
+    }
+
+    /// The tables used, one line each.
+    pub fn tables(&self) -> &[String] {
+        &self.heuristic.report
+    }
+
+    /// An optimal solution of `position`, or all of them (see [`Wanted`]).
+    pub fn solve(
+        &self,
+        position: &Perm,
+        wanted: Wanted,
+        ctl: &Control,
+    ) -> Result<Optimal, SolveError> {
+        let all = wanted == Wanted::All;
+        let Some(start) = self.model.state_of(position) else {
+            return invalid("the position is not a position of this puzzle");
+        };
+        let solved = self.model.solved();
+        let mut nodes = 0u64;
+        let tables = self.heuristic.report.clone();
+        if start == solved {
+            return Ok(Optimal {
+                cost: 0,
+                solutions: vec![Solution {
+                    letters: vec![],
+                    text: String::new(),
+                    cost: 0,
+                }],
+                proved_optimal: true,
+                verified: true,
+                nodes: 1,
+                tables,
+                symmetry: 1,
+            });
+        }
+        let mut bound = self.root_bound(&start);
+        let max_depth = self.max_cost as usize + 2;
+        // Listing every solution needs every task; one solution needs one task per class.
+        let fixing = if all {
+            Vec::new()
+        } else {
+            self.symmetries.fixing(position)
+        };
+        let tasks = schedule::tasks(&self.canon);
+        // A position fixed by symmetries: one task per class of first letters.
+        let keep = representatives(
+            &tasks
+                .iter()
+                .map(|&(l, _, then)| std::iter::once(l).chain(then.map(|t| t.0)).collect())
+                .collect::<Vec<Vec<u32>>>(),
+            &fixing,
+        );
+        let rules = Rules::new(self, position, &fixing, all);
+        let (mut order, keys) =
+            schedule::first_order(self, &tasks, &keep, &rules.rank, &start, &solved);
+        loop {
+            if bound > self.max_cost {
+                return invalid(format!("no solution of cost at most {}", self.max_cost));
+            }
+            ctl.progress(&format!("searching cost {bound}"));
+            let out = Iteration {
+                s: self,
+                bound,
+                wanted,
+                tasks: &tasks,
+                order: &order,
+                rules: rules.view(),
+                start: &start,
+                solved: &solved,
+                max_depth,
+                ctl,
+            }
+            .run()?;
+            nodes += out.nodes;
+            ctl.progress(&format!("cost {bound} searched: {nodes} nodes in all"));
+            if !out.solutions.is_empty() {
+                let (solutions, verified) = self.checked(position, out.solutions, all, bound);
+                return Ok(Optimal {
+                    cost: bound as u64,
+                    solutions,
+                    proved_optimal: true,
+                    verified,
+                    nodes,
+                    tables,
+                    symmetry: fixing.len().max(1),
+                });
+            }
+            if out.next == u32::MAX {
+                return invalid("the position cannot be solved with these generators");
+            }
+            bound = out.next;
+            order = schedule::reorder(&order, &keys, &out.sizes);
+        }
+    }
+
+    /// The lower bound of the position `start` (not solved), with fresh buffers.
+    fn root_bound(&self, start: &[u8]) -> u32 {
+        let mut sc = self.scratch();
+        let mut ub = vec![0; self.variants.len() * self.heuristic.pdbs.len()];
+        let hint = &mut (0, usize::MAX);
+        self.lower_bound(start, u32::MAX, None, &mut sc, hint, None, &mut ub)
+    }
+
+    /// The solution of the lowest key (or every solution, each once), each applied to
+    /// `position`: (solutions, whether each one solves it at cost `bound`).
+    fn checked(
+        &self,
+        position: &Perm,
+        mut found: Vec<(usize, Vec<u32>)>,
+        all: bool,
+        bound: u32,
+    ) -> (Vec<Solution>, bool) {
+        found.sort();
+        let mut sols: Vec<Vec<u32>> = found.into_iter().map(|(_, p)| p).collect();
+        if all {
+            sols.sort();
+            sols.dedup();
+        } else {
+            sols.truncate(1);
+        }
+        let mut verified = true;
+        let solutions: Vec<Solution> = sols
+            .into_iter()
+            .map(|letters| {
+                let p = position.then(&self.metric.eval(&letters, self.degree));
+                verified &= p.is_identity() && self.metric.cost_of(&letters) == bound as u64;
+                Solution {
+                    text: self.metric.display(&letters),
+                    cost: self.metric.cost_of(&letters),
+                    letters,
+                }
+            })
+            .collect();
+        (solutions, verified)
+    }
+}

@@ -1,0 +1,41 @@
+//! Test fixtures of the pattern databases: models with a metric's letters as actions.
+
+use crate::metric::Metric;
+use crate::model::{Action, Model};
+use crate::testsupport::cube2;
+
+/// A metric's letters as actions on the model.
+pub(super) fn actions_of(model: &Model, metric: &Metric) -> Vec<Action> {
+    metric
+        .alphabet
+        .perms
+        .iter()
+        .map(|p| model.action(p).unwrap())
+        .collect()
+}
+
+pub(super) fn setup() -> (Model, Metric, Vec<Action>) {
+    let c2 = cube2();
+    let model = Model::new(&c2).unwrap();
+    let htm = Metric::htm(&c2, &[]).unwrap();
+    let actions = actions_of(&model, &htm);
+    (model, htm, actions)
+}
+
+/// The 3x3x3's model, its htm metric and the metric's letters as actions.
+pub(super) fn cube3_htm() -> (Model, Metric, Vec<Action>) {
+    let c3 = crate::testsupport::cube3();
+    let model = Model::new(&c3).unwrap();
+    let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"]).unwrap();
+    let actions = actions_of(&model, &htm);
+    (model, htm, actions)
+}
+
+/// The 2x2x2's model, its qtm metric and the metric's letters as actions.
+pub(super) fn cube2_qtm() -> (Model, Metric, Vec<Action>) {
+    let c2 = cube2();
+    let model = Model::new(&c2).unwrap();
+    let qtm = Metric::qtm(&c2, &[]).unwrap();
+    let actions = actions_of(&model, &qtm);
+    (model, qtm, actions)
+}

@@ -1,0 +1,153 @@
+//! Pattern databases: exact distances (in the metric) of the positions of a subset of one
+//! orbit's pieces, a lower bound for the whole puzzle.
+//!
+//! A [`Pattern`] follows `k` pieces of an orbit: their locations (an arrangement,
+//! `n!/(n-k)!`) and orientations (`twist^k`, or `twist^(k-1)` for a whole orbit whose
+//! orientation sum every move keeps). [`Heuristic::build`] chooses the patterns for the
+//! memory budget (`choice`), loads them from the disk cache (`cache`) or fills them
+//! breadth-first (`fill`) and saves them.
+//!
+//! - `pattern`: a table's pieces and the index of a position in it.
+//! - `locator`: where every piece of a position is, shared by the indices of a round.
+//! - `fill`: the breadth-first fill of one table.
+//! - `choice`: which patterns fit the budget.
+//! - `cache`: the tables' files on disk.
+
+mod cache;
+mod choice;
+mod fill;
+#[cfg(test)]
+mod fixtures;
+mod locator;
+mod pattern;
+
+pub use cache::{default_cache_dir, Cache};
+pub use choice::choose_patterns;
+pub use locator::{Located, Locator};
+pub use pattern::Pattern;
+
+use crate::bigbuf::BigBuf;
+use crate::error::SolveError;
+use crate::metric::Metric;
+use crate::model::{Action, Model};
+use cache::{file_name, load, store};
+use puz_core::Control;
+
+/// One filled table.
+pub struct Pdb {
+    pub pattern: Pattern,
+    pub table: BigBuf,
+}
+
+impl Pdb {
+    /// The entry at index `i` (at most 15).
+    #[inline]
+    pub fn value(&self, i: u64) -> u8 {
+        (self.table[(i >> 1) as usize] >> ((i & 1) * 4)) & 15
+    }
+
+    /// Every entry, in index order.
+    #[cfg(test)]
+    pub fn values(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.pattern.size).map(|i| self.value(i))
+    }
+}
+
+/// The tables of one puzzle and metric.
+pub struct Heuristic {
+    pub pdbs: Vec<Pdb>,
+    /// One line per table: what it follows and where it came from.
+    pub report: Vec<String>,
+}
+
+impl Heuristic {
+    /// Builds (or loads from `cache`) the tables for `budget` bytes.
+    pub fn build(
+        puzzle_key: u64,
+        model: &Model,
+        metric: &Metric,
+        actions: &[Action],
+        budget: u64,
+        cache: Option<Cache>,
+        ctl: &Control,
+    ) -> Result<Heuristic, SolveError> {
+        let patterns = choose_patterns(model, actions, budget);
+        let mut pdbs = Vec::new();
+        let mut report = Vec::new();
+        for p in patterns {
+            let file = cache.map(|c| c.dir.join(file_name(puzzle_key, actions, &metric.cost, &p)));
+            let map = cache.is_some_and(|c| c.map);
+            let what = format!(
+                "{} pieces {:?}{} of orbit {}",
+                p.pieces.len(),
+                p.pieces,
+                if p.all_ori {
+                    " and every orientation"
+                } else {
+                    ""
+                },
+                p.orbit
+            );
+            if let Some(f) = &file {
+                if let Some(table) = load(f, p.bytes(), map) {
+                    report.push(format!(
+                        "{what}: {} entries, loaded from {}",
+                        p.size,
+                        f.display()
+                    ));
+                    pdbs.push(Pdb { pattern: p, table });
+                    continue;
+                }
+            }
+            let t0 = std::time::Instant::now();
+            let pdb = Pdb::build(model, p, actions, &metric.cost, ctl)?;
+            let mut line = format!(
+                "{what}: {} entries, built in {:.1} s",
+                pdb.pattern.size,
+                t0.elapsed().as_secs_f64()
+            );
+            if let Some(f) = &file {
+                if store(f, &pdb.table).is_ok() {
+                    line.push_str(&format!(", saved to {}", f.display()));
+                }
+            }
+            report.push(line);
+            pdbs.push(pdb);
+        }
+        Ok(Heuristic { pdbs, report })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::setup;
+    use super::*;
+
+    #[test]
+    fn cache_round_trips() {
+        // Built and saved, then loaded mapped and read: the same tables.
+        let (model, htm, actions) = setup();
+        let dir = std::env::temp_dir().join(format!("puz-pdb-test-{}", std::process::id()));
+        let ctl = Control::default();
+        let cache = |map| Some(Cache { dir: &dir, map });
+        let a = Heuristic::build(7, &model, &htm, &actions, 200_000, cache(true), &ctl).unwrap();
+        assert!(
+            a.report.iter().all(|l| l.contains("built")),
+            "{:?}",
+            a.report
+        );
+        for map in [true, false] {
+            let b = Heuristic::build(7, &model, &htm, &actions, 200_000, cache(map), &ctl).unwrap();
+            assert!(
+                b.report.iter().all(|l| l.contains("loaded")),
+                "{:?}",
+                b.report
+            );
+            assert_eq!(a.pdbs.len(), b.pdbs.len());
+            for (x, y) in a.pdbs.iter().zip(&b.pdbs) {
+                assert_eq!(x.table[..], y.table[..]);
+            }
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
