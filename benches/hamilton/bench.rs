@@ -8,10 +8,9 @@
 
 use puz_core::{Control, Perm, Ranker};
 use puz_hamilton::coords::CoordRanker;
-use puz_hamilton::testkit::{
-    alphabet, cheese, cube2, cube3_ur, floppy, row, six_piece, topspin, topspin_st,
-};
 use puz_hamilton::{check, hamilton_stats, Checker, Kind, Mode};
+use puz_testkit::alphabet;
+use puz_testkit::cycles::{cheese, cube2, cube3_ur, floppy, row, six_piece, topspin, topspin_st};
 use std::hash::{Hash, Hasher};
 use std::time::Instant;
 

@@ -3,8 +3,8 @@
 
 use puz_core::{Control, Perm, Word};
 use puz_hamilton::coords::CoordRanker;
-use puz_hamilton::testkit::{alphabet, cube3_ur, letter, parse};
 use puz_hamilton::{Checker, Mode};
+use puz_testkit::{alphabet, cycles::cube3_ur, letter, parse};
 use std::time::Instant;
 
 fn main() {

@@ -2,8 +2,8 @@
 //! `cargo run --release -p puz-group --example chain -- [cube3|cube2|megaminx|cube4] [ball] [shorten]`.
 
 use puz_core::Control;
-use puz_group::models::{alphabet_with_powers, cube3_gap, cube_facelets, megaminx};
 use puz_group::{ChainOptions, Group};
+use puz_testkit::facelets::{alphabet_with_powers, cube3_gap, cube_facelets, megaminx};
 use std::time::Instant;
 
 fn main() {

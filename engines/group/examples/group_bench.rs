@@ -8,8 +8,8 @@
 
 use num_bigint::BigUint;
 use puz_core::{Control, Perm};
-use puz_group::models::{alphabet_with_powers, cube3_gap, cube_facelets, megaminx};
 use puz_group::{ChainOptions, Group};
+use puz_testkit::facelets::{alphabet_with_powers, cube3_gap, cube_facelets, megaminx};
 use rand::SeedableRng;
 use std::fmt::Write as _;
 use std::time::Instant;

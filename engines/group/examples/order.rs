@@ -2,8 +2,8 @@
 //! `cargo run --release -p puz-group --example order -- [cube3|cube4|cube5|megaminx] [repeats]`.
 
 use puz_core::Control;
-use puz_group::models::{alphabet_with_powers, cube3_gap, cube_facelets, megaminx};
 use puz_group::{ChainOptions, Group};
+use puz_testkit::facelets::{alphabet_with_powers, cube3_gap, cube_facelets, megaminx};
 use std::time::Instant;
 
 fn main() {

@@ -6,12 +6,10 @@
 //! - [`words`]: shortest-first move sequences for the representatives, then shortened.
 //! - [`group`]: the public [`Group`]: order, membership, solving, stages, random elements,
 //!   orbits, stabilisers, subgroups, and ranking (`puz_core::Ranker`).
-//! - [`models`]: NxNxN cube facelets, the Megaminx and GAP's cube, for tests and benchmarks.
 //! - [`raw`], [`rng`]: image-slice permutations and a seeded generator for the hot loops.
 
 pub mod chain;
 pub mod group;
-pub mod models;
 pub mod raw;
 pub mod rng;
 pub mod words;

@@ -1,9 +1,9 @@
 //! Test vectors: the figures of the brief and the seed, computed on puzzles built here.
 
-use crate::models::{alphabet_with_powers, cube3_gap, megaminx};
 use crate::{ChainOptions, Group};
 use num_bigint::BigUint;
 use puz_core::{Alphabet, Control, MoveBuilder, NamedMove, Perm, Puzzle, Ranker};
+use puz_testkit::facelets::{alphabet_with_powers, cube3_gap, megaminx};
 use rand::SeedableRng;
 
 fn big(s: &str) -> BigUint {

@@ -631,11 +631,11 @@ fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::*;
+    use puz_testkit::{cycles::*, notation::*, rankers::*};
 
-    fn six(moves: &[&str]) -> (Alphabet, BfsRanker) {
+    fn six(moves: &[&str]) -> (Alphabet, EnumRanker) {
         let a = alphabet(&six_piece(), moves);
-        let r = BfsRanker::new(&a.perms);
+        let r = EnumRanker::new(&a.perms);
         (a, r)
     }
 

@@ -102,8 +102,8 @@ pub fn replace_step(w: &Word, alpha: &Alphabet, i: u128, with: Word) -> Word {
 mod tests {
     use super::*;
     use crate::check::{check, Kind, Mode};
-    use crate::testkit::*;
     use puz_core::{Control, Ranker};
+    use puz_testkit::{cycles::*, notation::*, rankers::*};
 
     fn kind(w: &Word, a: &Alphabet, r: &dyn Ranker) -> Kind {
         let start = Perm::identity(a.perms[0].degree());
@@ -115,7 +115,7 @@ mod tests {
     #[test]
     fn jaaps_359_move_path_of_the_six_piece_puzzle() {
         let a = alphabet(&six_piece(), &["R", "L", "U"]);
-        let r = BfsRanker::new(&a.perms);
+        let r = EnumRanker::new(&a.perms);
         // As printed by Jaap.
         let printed = parse(
             &a,
@@ -141,7 +141,7 @@ mod tests {
     fn row4_by_commuting_move_replacement() {
         let p = row(4);
         let a = alphabet(&p, &["S0", "S1", "S2"]);
-        let r = BfsRanker::new(&a.perms);
+        let r = EnumRanker::new(&a.perms);
         let m = [
             ("L", Word::Letter(0)),
             ("M", Word::Letter(1)),
@@ -181,7 +181,7 @@ mod tests {
     #[test]
     fn floppy_cube_pfpb_pfpb() {
         let a = alphabet(&floppy(), &["R", "L", "F", "B"]);
-        let r = BfsRanker::new(&a.perms);
+        let r = EnumRanker::new(&a.perms);
         let p = Word::named(
             "P",
             parse(&a, "(L FRFRFRFRFRF L) FRFRFRFR L (RFRFRFRFRFR L)2 R", &[]),
@@ -198,7 +198,7 @@ mod tests {
         assert_eq!(xr.letters(&a), parse(&a, "FRFRFRFRFRF", &[]).letters(&a));
         let m = [("X", xr), ("Y", xf)];
         let y = parse(&a, "(RF(L X L)FRFRFRFR L (Y L)2)2", &m);
-        let g2 = BfsRanker::new(&[a.perms[0].clone(), a.perms[1].clone(), a.perms[2].clone()]);
+        let g2 = EnumRanker::new(&[a.perms[0].clone(), a.perms[1].clone(), a.perms[2].clone()]);
         assert_eq!(g2.size(), Some(96));
         assert_eq!(kind(&y, &a, &g2), Kind::Cycle);
     }
@@ -209,7 +209,7 @@ mod tests {
         // 1234x -> 1x432 -> 34x12 -> 321x4 -> x1234 is T1 T0 T1 T0.
         let p = topspin(5);
         let a = alphabet(&p, &["T0", "T1"]);
-        let r = BfsRanker::new(&a.perms);
+        let r = EnumRanker::new(&a.perms);
         let weave = parse(&a, "T1 T0 T1 T0", &[]);
         let e = weave.eval(&a, 5);
         // The weave moves piece 4 from the right end to the left and keeps the order of the

@@ -110,8 +110,8 @@ pub fn modular(digits: &[Digit], alpha: &Alphabet) -> (Word, bool) {
 mod tests {
     use super::*;
     use crate::check::{check, Kind, Mode};
-    use crate::testkit::*;
     use puz_core::{Control, Perm, Ranker};
+    use puz_testkit::{cycles::*, notation::*, rankers::*};
 
     fn run(w: &Word, a: &Alphabet, r: &dyn Ranker) -> Kind {
         let start = Perm::identity(a.perms[0].degree());
@@ -219,7 +219,7 @@ mod tests {
             let names: Vec<String> = p.moves.iter().map(|m| m.name.clone()).collect();
             let refs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
             let a = alphabet(&p, &refs);
-            let r = BfsRanker::new(&a.perms);
+            let r = EnumRanker::new(&a.perms);
             let digits: Vec<Digit> = refs
                 .iter()
                 .map(|n| Digit {
@@ -262,7 +262,7 @@ mod tests {
             });
         }
         let a = alphabet(&p, &["D0", "D1", "D2"]);
-        let r = BfsRanker::new(&a.perms);
+        let r = EnumRanker::new(&a.perms);
         assert_eq!(r.size(), Some(24));
         let d = |n: &str, radix| Digit {
             letter: letter(&a, n),
@@ -276,7 +276,7 @@ mod tests {
         assert_eq!(run(&m, &a, &r), Kind::Path);
         let (m, c) = modular(&[d("D0", 2), d("D1", 4)], &a);
         assert!(c);
-        let r2 = BfsRanker::new(&[a.perms[0].clone(), a.perms[1].clone()]);
+        let r2 = EnumRanker::new(&[a.perms[0].clone(), a.perms[1].clone()]);
         assert_eq!(run(&m, &a, &r2), Kind::Cycle);
     }
 }

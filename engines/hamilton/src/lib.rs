@@ -11,7 +11,6 @@
 //!   fold a letter stream).
 //! - [`gray`], [`plain`], [`product`], [`coset`]: Jaap Scherphuis's constructions.
 //! - [`search`]: `hamilton(G)`, a Hamilton cycle of a group that fits in memory.
-//! - [`testkit`]: puzzles from the seeds and an enumerating ranker, for tests and benches.
 
 pub mod check;
 pub mod compile;
@@ -22,7 +21,6 @@ pub mod plain;
 pub mod product;
 pub mod search;
 pub mod surgery;
-pub mod testkit;
 
 pub use check::{check, Checker, Kind, Leave, Mode, Repeat, Report};
 pub use search::{hamilton, hamilton_stats, HamiltonError, Stats};

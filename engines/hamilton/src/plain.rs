@@ -38,8 +38,8 @@ pub fn plain_changes(swaps: &[u32], alpha: &Alphabet) -> Word {
 mod tests {
     use super::*;
     use crate::check::{check, Kind, Mode};
-    use crate::testkit::*;
     use puz_core::{Control, Perm};
+    use puz_testkit::{cycles::*, notation::*, rankers::*};
 
     #[test]
     fn bell_ringing_cycles() {
@@ -48,7 +48,7 @@ mod tests {
             let names: Vec<String> = p.moves.iter().map(|m| m.name.clone()).collect();
             let refs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
             let a = alphabet(&p, &refs);
-            let r = BfsRanker::new(&a.perms);
+            let r = EnumRanker::new(&a.perms);
             let swaps: Vec<u32> = refs.iter().map(|s| letter(&a, s)).collect();
             let w = plain_changes(&swaps, &a);
             assert_eq!(w.len(), (1..=n as u128).product::<u128>());

@@ -30,8 +30,8 @@ mod tests {
     use crate::check::{check, Kind, Mode};
     use crate::gray::{reflected, Digit};
     use crate::plain::plain_changes;
-    use crate::testkit::*;
     use puz_core::{Control, MoveBuilder, NamedMove, Perm, Puzzle, Ranker};
+    use puz_testkit::{cycles::*, notation::*, rankers::*};
 
     #[test]
     fn product_of_a_row_and_a_dial() {
@@ -58,7 +58,7 @@ mod tests {
             primitive: true,
         });
         let a = alphabet(&p, &["S0", "S1", "S2", "D"]);
-        let r = BfsRanker::new(&a.perms);
+        let r = EnumRanker::new(&a.perms);
         assert_eq!(r.size(), Some(120));
         let swaps = [letter(&a, "S0"), letter(&a, "S1"), letter(&a, "S2")];
         let cyc = plain_changes(&swaps, &a);

@@ -272,8 +272,8 @@ impl Folder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::*;
     use proptest::prelude::*;
+    use puz_testkit::{cycles::*, notation::*, rankers::*};
 
     fn al() -> Alphabet {
         alphabet(&six_piece(), &["R", "L", "U"])

@@ -727,7 +727,7 @@ mod tests {
     fn pyraminx() {
         let ctl = Control::default();
         let py = crate::testsupport::pyraminx();
-        let r = EnumRanker::new(&py, &gens(&py));
+        let r = EnumRanker::new(&gens(&py));
         assert_eq!(r.size(), Some(933_120));
         let d = dense(&py, &Metric::htm(&py, &[]).unwrap(), &r, None, 1, &ctl).unwrap();
         assert_eq!(d.gods_number(), Some(11));
@@ -740,7 +740,7 @@ mod tests {
     fn skewb() {
         let ctl = Control::default();
         let sk = crate::testsupport::skewb();
-        let r = EnumRanker::new(&sk, &gens(&sk));
+        let r = EnumRanker::new(&gens(&sk));
         assert_eq!(r.size(), Some(3_149_280));
         let d = dense(&sk, &Metric::htm(&sk, &[]).unwrap(), &r, None, 1, &ctl).unwrap();
         assert_eq!(d.gods_number(), Some(11));

@@ -30,10 +30,8 @@ pub mod optimal;
 pub mod pdb;
 pub mod symmetry;
 
-/// Puzzles built from geometry and an enumerating ranker, for tests and the benchmark
-/// (feature `testkit`).
-#[cfg(any(test, feature = "testkit"))]
-pub mod testsupport;
+#[cfg(test)]
+mod testsupport;
 
 pub use canon::Canon;
 pub use error::SolveError;

@@ -92,12 +92,12 @@ impl Ranker for CoordRanker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::*;
+    use puz_testkit::{cycles::*, notation::*, rankers::*};
     use std::collections::HashSet;
 
     fn agrees(p: &puz_core::Puzzle, moves: &[&str]) -> usize {
         let a = alphabet(p, moves);
-        let bfs = BfsRanker::new(&a.perms);
+        let bfs = EnumRanker::new(&a.perms);
         let ctl = Control::default();
         let cr = CoordRanker::new(a.perms.clone(), p.degree(), &ctl).unwrap();
         assert_eq!(cr.size(), bfs.size());

@@ -249,7 +249,7 @@ pub(super) fn coset_search(
 mod tests {
     use super::*;
     use crate::check::{check, Kind, Mode};
-    use crate::testkit::*;
+    use puz_testkit::{cycles::*, notation::*, rankers::*};
 
     #[test]
     fn the_coset_method_alone() {
@@ -260,7 +260,7 @@ mod tests {
             (floppy(), &["R", "L", "F", "B"][..], 192),
         ] {
             let a = alphabet(&p, moves);
-            let r = BfsRanker::new(&a.perms);
+            let r = EnumRanker::new(&a.perms);
             let all: Vec<usize> = (0..a.len()).collect();
             let ctl = Control::default();
             let g = build_graph(&a, &all, size, &ctl).unwrap();

@@ -174,11 +174,11 @@ pub fn hamilton_stats(
 mod tests {
     use super::*;
     use crate::check::check;
-    use crate::testkit::*;
+    use puz_testkit::{cycles::*, notation::*, rankers::*};
 
     fn run(p: &puz_core::Puzzle, moves: &[&str], size: u64) -> Stats {
         let a = alphabet(p, moves);
-        let r = BfsRanker::new(&a.perms);
+        let r = EnumRanker::new(&a.perms);
         assert_eq!(r.size(), Some(size));
         let (w, stats) = hamilton_stats(&a, &r, &Control::default()).unwrap();
         assert_eq!(w.len(), size as u128);
