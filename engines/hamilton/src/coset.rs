@@ -39,6 +39,9 @@ pub struct Step {
 /// letter) visits the last coset, giving a path; without it the walk must close (a cycle).
 /// Paths are shared between steps with the same `h` and named `H{h}`.
 pub fn coset_splice(cycle: &Word, alpha: &Alphabet, steps: &[Step], tail: bool) -> Option<Word> {
+    if cycle.is_empty() {
+        return None;
+    }
     let mut items = splice_items(
         steps.iter().map(|s| (s.h, s.g)),
         |h| format!("H{}", alpha.names[h as usize]),

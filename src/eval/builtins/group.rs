@@ -276,6 +276,10 @@ pub fn orbit(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
 pub fn stabilizer(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let g = a.pos(0).group();
     let pts = location_list(&g.puzzle, a.pos(1))?;
+    if pts.is_empty() {
+        return Err(Diag::new(a.pos(1).span, "no location to fix")
+            .with_help("give a location (`UFR`) or a list of them (`[UFR, UF]`)"));
+    }
     let eng = g.engine(ctx.ctl, a.span)?;
     let mut group = eng
         .group

@@ -339,8 +339,47 @@ pub fn gray(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
 pub fn plain_changes(_: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let g = a.pos(0).group();
     let letters = gen_letters(g, a.span)?;
+    swaps_in_a_row(g, &letters, a.pos(0).span)?;
     let w = puz_hamilton::plain::plain_changes(&letters, &g.puzzle.alphabet);
     Ok(Value::Seq(SeqVal::new(g.puzzle.clone(), w)))
+}
+
+/// Plain changes are a Hamilton cycle exactly when the generators, in order, behave as the
+/// adjacent swaps of a row: involutions, neighbours of order 3, others commuting (the
+/// Coxeter relations of the symmetric group), generating a group of (k + 1)! elements.
+fn swaps_in_a_row(g: &GroupVal, letters: &[u32], span: Span) -> EvalResult<()> {
+    let perms = &g.puzzle.alphabet.perms;
+    let hint = "plain_changes needs the adjacent swaps of a row, in order: `use row(5); plain_changes(group)`";
+    if letters.is_empty() {
+        return Err(Diag::new(span, format!("{} has no generators", g.text)).with_help(hint));
+    }
+    let name = |l: u32| g.puzzle.alphabet.names[l as usize].clone();
+    for (i, &x) in letters.iter().enumerate() {
+        let px = &perms[x as usize];
+        if px.is_identity() || !px.then(px).is_identity() {
+            return Err(
+                Diag::new(span, format!("{} is not a swap (an involution)", name(x)))
+                    .with_help(hint),
+            );
+        }
+        for (j, &y) in letters.iter().enumerate().skip(i + 1) {
+            let xy = px.then(&perms[y as usize]);
+            let want = if j == i + 1 { 3u32 } else { 2 };
+            if xy.order() != want.into() {
+                return Err(Diag::new(
+                    span,
+                    format!(
+                        "{} {} has order {}, not {want}: not the swaps of a row in order",
+                        name(x),
+                        name(y),
+                        xy.order()
+                    ),
+                )
+                .with_help(hint));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `zigzag(P, Q)`: the direct-product path from Hamilton paths P of G and Q of H.
@@ -383,6 +422,22 @@ pub fn coset_splice(_: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let c = a.pos(0).seq();
     let (steps, ssp) = (a.pos(1).seq(), a.pos(1).span);
     let tail = a.flag("tail");
+    if c.word.is_empty() {
+        return Err(Diag::new(a.pos(0).span, "the cycle is empty")
+            .with_help("give a Hamilton cycle of H, e.g. one from hamilton(<...>)"));
+    }
+    // The steps are listed one by one, so they must be few enough to list.
+    const MAX_STEPS: u128 = 10_000_000;
+    if steps.word.len() > MAX_STEPS {
+        return Err(Diag::new(
+            ssp,
+            format!(
+                "{} moves of steps: at most {MAX_STEPS} can be listed",
+                steps.word.len()
+            ),
+        )
+        .with_help("a longer walk is built from a shorter one with repetitions: `(W)^n`"));
+    }
     let letters = steps.word.letters(&steps.puzzle.alphabet);
     if letters.len() % 2 != 0 {
         return Err(Diag::new(
