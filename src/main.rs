@@ -60,7 +60,22 @@ fn read_script(file: &PathBuf) -> Result<(String, String), ExitCode> {
     })
 }
 
+/// The parser and the passes over the syntax tree and over words recurse once per level
+/// of nesting; a large stack (reserved, touched only as deep as the input goes) lets them
+/// reach `syntax::parser::MAX_DEPTH`.
+const STACK: usize = 1 << 30;
+
 fn main() -> ExitCode {
+    match std::thread::Builder::new().stack_size(STACK).spawn(run) {
+        Ok(h) => h.join().unwrap_or(ExitCode::from(101)),
+        Err(e) => {
+            eprintln!("error: cannot start: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> ExitCode {
     let cli = Cli::parse();
     let mut it = puz::eval::Interp::new(Box::new(std::io::stdout()));
     if !cli.quiet {

@@ -12,6 +12,7 @@ struct PuzParser;
 
 /// Parses a whole script (or one REPL entry).
 pub fn parse_file(src: &str) -> Result<Vec<Stmt>, Diag> {
+    check_depth(src)?;
     let mut pairs = PuzParser::parse(Rule::file, src).map_err(|e| syntax_error(src, e))?;
     let file = pairs.next().unwrap();
     let mut out = Vec::new();
@@ -22,6 +23,45 @@ pub fn parse_file(src: &str) -> Result<Vec<Stmt>, Diag> {
         out.push(build_stmt(p)?);
     }
     Ok(out)
+}
+
+/// How deeply brackets may nest. The parser and every pass over the tree recurse once a
+/// level; the binary runs them on a stack sized for this (see `main.rs`).
+pub const MAX_DEPTH: usize = 10_000;
+
+/// Refuses input nested more deeply than [`MAX_DEPTH`] before the parser recurses into it.
+fn check_depth(src: &str) -> Result<(), Diag> {
+    let b = src.as_bytes();
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' | b'<' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Err(Diag::new(
+                        Span::new(i, i + 1),
+                        format!("nested too deeply: more than {MAX_DEPTH} brackets"),
+                    )
+                    .with_help("name inner parts with `let` and use the names"));
+                }
+            }
+            b')' | b']' | b'}' | b'>' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 /// Parses `text` (found at byte `offset` of its source) as a move sequence.

@@ -6,6 +6,7 @@
 //! [`Word::locate`] says where a letter index falls in the user's own definitions.
 
 use crate::perm::Perm;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The letters a word is written in: each a named permutation with a known inverse letter.
@@ -60,6 +61,9 @@ pub enum Word {
     /// A word with the name the user gave it, kept for reports.
     Named(Arc<str>, Arc<Word>),
 }
+
+/// The longest text [`Word::display`] writes.
+pub const DISPLAY_LIMIT: usize = 100_000;
 
 /// One level of the path from a word down to one of its letters.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,15 +120,41 @@ impl Word {
         Word::seq(vec![a.clone(), b, a.inverse()])
     }
 
-    /// The number of letters, saturating at `u128::MAX`.
+    /// The number of letters, saturating at `u128::MAX`. A node shared within the word
+    /// (`[A, B]` holds `A` and `B` twice each) is measured once, so nested commutators
+    /// cost their depth, not their length.
     pub fn len(&self) -> u128 {
-        match self {
+        self.len_in(&mut HashMap::new())
+    }
+
+    fn len_in(&self, memo: &mut HashMap<usize, u128>) -> u128 {
+        let key = self.shared_key();
+        if let Some(v) = key.and_then(|k| memo.get(&k)) {
+            return *v;
+        }
+        let v = match self {
             Word::Letter(_) => 1,
             Word::Seq(items) => items
                 .iter()
-                .fold(0u128, |acc, w| acc.saturating_add(w.len())),
-            Word::Repeat(w, n) => w.len().saturating_mul(*n as u128),
-            Word::Inverse(w) | Word::Named(_, w) => w.len(),
+                .fold(0u128, |acc, w| acc.saturating_add(w.len_in(memo))),
+            Word::Repeat(w, n) => w.len_in(memo).saturating_mul(*n as u128),
+            Word::Inverse(w) | Word::Named(_, w) => w.len_in(memo),
+        };
+        if let Some(k) = key {
+            memo.insert(k, v);
+        }
+        v
+    }
+
+    /// The address of this node's payload when other words hold it too (only those are
+    /// worth remembering).
+    fn shared_key(&self) -> Option<usize> {
+        match self {
+            Word::Letter(_) => None,
+            Word::Seq(items) => (Arc::strong_count(items) > 1).then(|| items.as_ptr() as usize),
+            Word::Repeat(w, _) | Word::Inverse(w) | Word::Named(_, w) => {
+                (Arc::strong_count(w) > 1).then(|| Arc::as_ptr(w) as usize)
+            }
         }
     }
 
@@ -132,21 +162,34 @@ impl Word {
         self.len() == 0
     }
 
-    /// The permutation the word performs (repetitions by repeated squaring).
+    /// The permutation the word performs (repetitions by repeated squaring; shared nodes
+    /// once).
     pub fn eval(&self, alpha: &Alphabet, degree: usize) -> Perm {
-        match self {
+        self.eval_in(alpha, degree, &mut HashMap::new())
+    }
+
+    fn eval_in(&self, alpha: &Alphabet, degree: usize, memo: &mut HashMap<usize, Perm>) -> Perm {
+        let key = self.shared_key();
+        if let Some(v) = key.and_then(|k| memo.get(&k)) {
+            return v.clone();
+        }
+        let v = match self {
             Word::Letter(l) => alpha.perms[*l as usize].clone(),
             Word::Seq(items) => {
                 let mut acc = Perm::identity(degree);
                 for w in items.iter() {
-                    acc = acc.then(&w.eval(alpha, degree));
+                    acc = acc.then(&w.eval_in(alpha, degree, memo));
                 }
                 acc
             }
-            Word::Repeat(w, n) => w.eval(alpha, degree).pow(*n as i64),
-            Word::Inverse(w) => w.eval(alpha, degree).inverse(),
-            Word::Named(_, w) => w.eval(alpha, degree),
+            Word::Repeat(w, n) => w.eval_in(alpha, degree, memo).pow(*n as i64),
+            Word::Inverse(w) => w.eval_in(alpha, degree, memo).inverse(),
+            Word::Named(_, w) => w.eval_in(alpha, degree, memo),
+        };
+        if let Some(k) = key {
+            memo.insert(k, v.clone());
         }
+        v
     }
 
     /// The letters in order, streamed from the nested form.
@@ -223,14 +266,27 @@ impl Word {
         }
     }
 
-    /// Writes the word in cuber's notation with the alphabet's names.
+    /// Writes the word in cuber's notation with the alphabet's names; a text longer than
+    /// [`DISPLAY_LIMIT`] is cut and ends with `…` (nested words can be far longer to write
+    /// than to hold).
     pub fn display(&self, alpha: &Alphabet) -> String {
         let mut out = String::new();
         self.write(alpha, &mut out, true);
+        if out.len() > DISPLAY_LIMIT {
+            let mut cut = DISPLAY_LIMIT;
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push_str(" …");
+        }
         out
     }
 
     fn write(&self, alpha: &Alphabet, out: &mut String, top: bool) {
+        if out.len() > DISPLAY_LIMIT {
+            return;
+        }
         let sep = |out: &mut String| {
             if !out.is_empty() && !out.ends_with(' ') && !out.ends_with('(') {
                 out.push(' ');
