@@ -1,0 +1,256 @@
+//! Runs: the maximal blocks of a word between letters outside a subgroup, found from the
+//! nested tree without expanding it.
+//!
+//! A node whose letters all lie in the subgroup is kept whole as one *segment*; only
+//! nodes holding a connector are descended. Products of nodes are memoised by node
+//! identity (the words outlive the certifier, so addresses are stable).
+
+use crate::compile::pow_u64;
+use puz_core::{Alphabet, Perm, Word};
+use std::collections::HashMap;
+
+/// A node taken whole, and whether it is read inverted.
+pub type Seg<'w> = (&'w Word, bool);
+
+/// A maximal block of letters of one subgroup: its positions lie in `start·H`.
+#[derive(Clone, Debug)]
+pub struct Run<'w> {
+    pub segs: Vec<Seg<'w>>,
+    /// The position before its first letter.
+    pub start: Perm,
+    /// The position index of `start` in the user's word.
+    pub pos0: u128,
+    /// Letters (the run has `len + 1` positions).
+    pub len: u128,
+}
+
+impl Run<'_> {
+    /// The identity of the run for memoisation: its segments by address.
+    pub fn key(&self) -> Vec<(usize, bool)> {
+        self.segs
+            .iter()
+            .map(|(w, inv)| (*w as *const Word as usize, *inv))
+            .collect()
+    }
+}
+
+fn addr(w: &Word) -> usize {
+    w as *const Word as usize
+}
+
+/// Membership of letters by level, with memoised purity and products of nodes.
+pub struct Runs<'a> {
+    pub alpha: &'a Alphabet,
+    /// `member[l][letter]`: the letter lies in level `l`.
+    member: Vec<Vec<bool>>,
+    pure: HashMap<(usize, usize), bool>,
+    prod: HashMap<(usize, bool), Perm>,
+    degree: usize,
+}
+
+impl<'a> Runs<'a> {
+    pub fn new(alpha: &'a Alphabet, member: Vec<Vec<bool>>) -> Runs<'a> {
+        Runs {
+            alpha,
+            member,
+            pure: HashMap::new(),
+            prod: HashMap::new(),
+            degree: alpha.perms.first().map_or(0, |p| p.degree()),
+        }
+    }
+
+    /// Whether every letter of `w` lies in level `l`.
+    pub fn pure(&mut self, w: &Word, l: usize) -> bool {
+        let key = (addr(w), l);
+        if let Some(&b) = self.pure.get(&key) {
+            return b;
+        }
+        let b = match w {
+            Word::Letter(x) => self.member[l][*x as usize],
+            Word::Seq(items) => items.iter().all(|x| self.pure(x, l)),
+            Word::Repeat(x, n) => *n == 0 || self.pure(x, l),
+            Word::Inverse(x) | Word::Named(_, x) => self.pure(x, l),
+        };
+        self.pure.insert(key, b);
+        b
+    }
+
+    /// The letter index of the first letter of `w` outside level `l`.
+    pub fn first_outside(&mut self, w: &Word, l: usize) -> Option<u128> {
+        self.first_out(w, false, l)
+    }
+
+    fn first_out(&mut self, w: &Word, inv: bool, l: usize) -> Option<u128> {
+        if self.pure(w, l) {
+            return None;
+        }
+        match w {
+            Word::Letter(_) => Some(0),
+            Word::Named(_, x) => self.first_out(x, inv, l),
+            Word::Inverse(x) => self.first_out(x, !inv, l),
+            Word::Repeat(x, _) => self.first_out(x, inv, l),
+            Word::Seq(items) => {
+                let mut acc = 0u128;
+                let order: Vec<&Word> = if inv {
+                    items.iter().rev().collect()
+                } else {
+                    items.iter().collect()
+                };
+                for x in order {
+                    if let Some(i) = self.first_out(x, inv, l) {
+                        return Some(acc + i);
+                    }
+                    acc += x.len();
+                }
+                None
+            }
+        }
+    }
+
+    /// The product of `w`'s letters (of its inverse when `inv`).
+    pub fn eval(&mut self, w: &Word, inv: bool) -> Perm {
+        let key = (addr(w), inv);
+        if let Some(p) = self.prod.get(&key) {
+            return p.clone();
+        }
+        let p = match w {
+            Word::Letter(x) => {
+                let x = if inv {
+                    self.alpha.inverse[*x as usize]
+                } else {
+                    *x
+                };
+                self.alpha.perms[x as usize].clone()
+            }
+            Word::Seq(items) => {
+                let mut acc = Perm::identity(self.degree);
+                let order: Vec<&Word> = if inv {
+                    items.iter().rev().collect()
+                } else {
+                    items.iter().collect()
+                };
+                for x in order {
+                    acc = acc.then(&self.eval(x, inv));
+                }
+                acc
+            }
+            Word::Repeat(x, n) => pow_u64(&self.eval(x, inv), *n),
+            Word::Inverse(x) => self.eval(x, !inv),
+            Word::Named(_, x) => self.eval(x, inv),
+        };
+        self.prod.insert(key, p.clone());
+        p
+    }
+
+    /// Splits `run` (all of whose letters lie in level `l + 1`) into its runs over level
+    /// `l`, in order, appending them to `out`. Fails with the count when more than `max`
+    /// would be made.
+    pub fn split<'w>(
+        &mut self,
+        run: &Run<'w>,
+        l: usize,
+        max: usize,
+        out: &mut Vec<Run<'w>>,
+    ) -> Result<(), usize> {
+        let mut cur = Run {
+            segs: Vec::new(),
+            start: run.start.clone(),
+            pos0: run.pos0,
+            len: 0,
+        };
+        let mut pos = run.start.clone();
+        for &(w, inv) in &run.segs {
+            self.descend(w, inv, l, max, &mut cur, &mut pos, out)?;
+        }
+        out.push(cur);
+        if out.len() > max {
+            return Err(out.len());
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn descend<'w>(
+        &mut self,
+        w: &'w Word,
+        inv: bool,
+        l: usize,
+        max: usize,
+        cur: &mut Run<'w>,
+        pos: &mut Perm,
+        out: &mut Vec<Run<'w>>,
+    ) -> Result<(), usize> {
+        if w.is_empty() {
+            return Ok(());
+        }
+        if self.pure(w, l) {
+            cur.segs.push((w, inv));
+            cur.len += w.len();
+            let e = self.eval(w, inv);
+            pos.then_assign(&e);
+            return Ok(());
+        }
+        match w {
+            Word::Letter(x) => {
+                // A connector: the current run ends, the next starts after it.
+                let x = if inv {
+                    self.alpha.inverse[*x as usize]
+                } else {
+                    *x
+                };
+                let next_pos0 = cur.pos0 + cur.len + 1;
+                pos.then_assign(&self.alpha.perms[x as usize]);
+                let done = std::mem::replace(
+                    cur,
+                    Run {
+                        segs: Vec::new(),
+                        start: pos.clone(),
+                        pos0: next_pos0,
+                        len: 0,
+                    },
+                );
+                out.push(done);
+                if out.len() > max {
+                    return Err(out.len());
+                }
+            }
+            Word::Named(_, x) => self.descend(x, inv, l, max, cur, pos, out)?,
+            Word::Inverse(x) => self.descend(x, !inv, l, max, cur, pos, out)?,
+            Word::Repeat(x, n) => {
+                for _ in 0..*n {
+                    self.descend(x, inv, l, max, cur, pos, out)?;
+                }
+            }
+            Word::Seq(items) => {
+                if inv {
+                    for x in items.iter().rev() {
+                        self.descend(x, inv, l, max, cur, pos, out)?;
+                    }
+                } else {
+                    for x in items.iter() {
+                        self.descend(x, inv, l, max, cur, pos, out)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Calls `f` on every letter of `w` (inverted when `inv`), in order; stops when `f`
+/// returns false. Returns false when stopped.
+pub fn each_letter(alpha: &Alphabet, w: &Word, inv: bool, f: &mut dyn FnMut(u32) -> bool) -> bool {
+    match w {
+        Word::Letter(x) => f(if inv { alpha.inverse[*x as usize] } else { *x }),
+        Word::Named(_, x) => each_letter(alpha, x, inv, f),
+        Word::Inverse(x) => each_letter(alpha, x, !inv, f),
+        Word::Repeat(x, n) => (0..*n).all(|_| each_letter(alpha, x, inv, f)),
+        Word::Seq(items) => {
+            if inv {
+                items.iter().rev().all(|x| each_letter(alpha, x, inv, f))
+            } else {
+                items.iter().all(|x| each_letter(alpha, x, inv, f))
+            }
+        }
+    }
+}
