@@ -65,6 +65,8 @@ mod tile;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod testutil;
 
 use crate::check::Kind;
 use puz_core::{Alphabet, Control, Frame, Interrupt, Perm, Ranker, Word};

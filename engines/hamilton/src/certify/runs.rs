@@ -3,7 +3,8 @@
 //!
 //! A node whose letters all lie in the subgroup is kept whole as one *segment*; only
 //! nodes holding a connector are descended. Products of nodes are memoised by node
-//! identity (the words outlive the certifier, so addresses are stable).
+//! identity: the shared contents a node points to (a clone of a node is the same node),
+//! stable because the words outlive the certifier and are never changed.
 
 use crate::compile::pow_u64;
 use puz_core::{Alphabet, Perm, Word};
@@ -25,17 +26,24 @@ pub struct Run<'w> {
 }
 
 impl Run<'_> {
-    /// The identity of the run for memoisation: its segments by address.
-    pub fn key(&self) -> Vec<(usize, bool)> {
-        self.segs
-            .iter()
-            .map(|(w, inv)| (*w as *const Word as usize, *inv))
-            .collect()
+    /// The identity of the run for memoisation: its segments' identities.
+    pub fn key(&self) -> Vec<(NodeId, bool)> {
+        self.segs.iter().map(|(w, inv)| (id(w), *inv)).collect()
     }
 }
 
-fn addr(w: &Word) -> usize {
-    w as *const Word as usize
+/// A node's identity: its kind, the address of the shared contents and a count. Equal
+/// identities mean equal letters (contents behind an `Arc` never change).
+pub type NodeId = (u8, usize, u64);
+
+pub fn id(w: &Word) -> NodeId {
+    match w {
+        Word::Letter(l) => (0, *l as usize, 0),
+        Word::Seq(items) => (1, items.as_ptr() as usize, items.len() as u64),
+        Word::Repeat(x, n) => (2, std::sync::Arc::as_ptr(x) as usize, *n),
+        Word::Inverse(x) => (3, std::sync::Arc::as_ptr(x) as usize, 0),
+        Word::Named(_, x) => (4, std::sync::Arc::as_ptr(x) as usize, 0),
+    }
 }
 
 /// Membership of letters by level, with memoised purity and products of nodes.
@@ -43,8 +51,8 @@ pub struct Runs<'a> {
     pub alpha: &'a Alphabet,
     /// `member[l][letter]`: the letter lies in level `l`.
     member: Vec<Vec<bool>>,
-    pure: HashMap<(usize, usize), bool>,
-    prod: HashMap<(usize, bool), Perm>,
+    pure: HashMap<(NodeId, usize), bool>,
+    prod: HashMap<(NodeId, bool), Perm>,
     degree: usize,
 }
 
@@ -61,7 +69,7 @@ impl<'a> Runs<'a> {
 
     /// Whether every letter of `w` lies in level `l`.
     pub fn pure(&mut self, w: &Word, l: usize) -> bool {
-        let key = (addr(w), l);
+        let key = (id(w), l);
         if let Some(&b) = self.pure.get(&key) {
             return b;
         }
@@ -109,7 +117,7 @@ impl<'a> Runs<'a> {
 
     /// The product of `w`'s letters (of its inverse when `inv`).
     pub fn eval(&mut self, w: &Word, inv: bool) -> Perm {
-        let key = (addr(w), inv);
+        let key = (id(w), inv);
         if let Some(p) = self.prod.get(&key) {
             return p.clone();
         }

@@ -1,1 +1,152 @@
+//! The certificate against the walk on groups small enough to walk, corrupted words, bad
+//! input, and a Gray code far too large to walk.
 
+use super::testutil::*;
+use super::*;
+use crate::coset::{replace_step, Step};
+use crate::testkit::*;
+use std::collections::BTreeMap;
+
+/// Corrupts each word `n` times and cross-checks every corruption; returns how many were
+/// rejected, by kind of corruption.
+fn corruptions(s: &Setup, words: &[Word], n: usize, seed: u64) -> BTreeMap<&'static str, usize> {
+    let mut rng = Rng(seed);
+    let mut rejected = BTreeMap::new();
+    let mut done = 0;
+    while done < n * words.len() {
+        let w = &words[done % words.len()];
+        let Some((kind, bad)) = corrupt(w, &s.alpha, &mut rng) else {
+            continue;
+        };
+        done += 1;
+        if !matches!(s.compare(&bad), Verdict::Certified(_)) {
+            *rejected.entry(kind).or_insert(0) += 1;
+        }
+    }
+    rejected
+}
+
+fn total(m: &BTreeMap<&str, usize>) -> usize {
+    m.values().sum()
+}
+
+#[test]
+fn six_piece_constructions_and_corruptions() {
+    let p = six_piece();
+    let s = Setup::new(&p, &["R", "L", "U"], &[&["R"], &["R", "L"]]);
+    let a = &s.alpha;
+    let printed = parse(
+        a,
+        "[(LRRL'RRLRRLR'R')4 LRRL'RRLRRLR' U ]4 (RRLRRLR'R'LRRL')4 RRLRRLR'R'LRR U (RRLRRLR'R'LRRL')4 RRLRRLR'R'LRR",
+        &[],
+    );
+    assert_eq!(s.compare(&printed), Verdict::Certified(Kind::Path));
+    let c = Word::named("C", parse(a, "(R'R'LRRL'RRLRRL)5", &[]));
+    let (rr, ll, u) = (letter(a, "R"), letter(a, "L"), letter(a, "U"));
+    let mut steps = vec![Step { h: rr, g: u }; 4];
+    steps.push(Step { h: ll, g: u });
+    let spliced = crate::coset::coset_splice(&c, a, &steps, true).unwrap();
+    assert_eq!(s.compare(&spliced), Verdict::Certified(Kind::Path));
+    let dfs = s.coset_path(&c, 1).unwrap();
+    assert_eq!(s.compare(&dfs), Verdict::Certified(Kind::Path));
+    // No cycle through the 6 cosets closes with one-letter effects: both agree.
+    assert!(s.coset_walk(&c, 1, true).is_none());
+    // The whole group's cycle found by the engine's search.
+    let whole = s.cycle_of(&p, &["R", "L", "U"]);
+    assert_eq!(s.compare(&whole), Verdict::Certified(Kind::Cycle));
+    let words = vec![printed, spliced, dfs, whole];
+    let rejected = corruptions(&s, &words, 400, 7);
+    eprintln!("six-piece: rejected {rejected:?}");
+    assert!(total(&rejected) > 1200, "{rejected:?}");
+}
+
+#[test]
+fn row_splices_and_corruptions() {
+    // Row of 4: Jaap's commuting-move replacement (one move replaced by a detour through
+    // other cosets) leaves a coset visited by two partial runs.
+    let p = row(4);
+    let s = Setup::new(&p, &["S0", "S1", "S2"], &[&["S0"], &["S0", "S1"]]);
+    let m = [
+        ("L", Word::Letter(0)),
+        ("M", Word::Letter(1)),
+        ("R", Word::Letter(2)),
+    ];
+    let printed = parse(&s.alpha, "(LMLML R)2 LM(R MLMLM R)ML R", &m);
+    assert_eq!(s.compare(&printed), Verdict::Certified(Kind::Cycle));
+    let base = parse(&s.alpha, "(LMLML R)3", &m);
+    assert!(matches!(s.compare(&base), Verdict::NotHamilton(_)));
+    let spliced = replace_step(&base, &s.alpha, 14, parse(&s.alpha, "R MLMLM R", &m));
+    assert_eq!(s.compare(&spliced), Verdict::Certified(Kind::Cycle));
+    let r4 = corruptions(&s, &[printed, spliced], 500, 11);
+    // Row of 5 with a chain of three levels.
+    let p = row(5);
+    let moves = ["S0", "S1", "S2", "S3"];
+    let s = Setup::new(&p, &moves, &[&["S0"], &["S0", "S1"], &["S0", "S1", "S2"]]);
+    let c = Word::named("C", s.cycle_of(&p, &["S0", "S1"]));
+    let path = s
+        .coset_path(&c, 1)
+        .expect("a coset path of <S0, S1> in row(5)");
+    assert_eq!(s.compare(&path), Verdict::Certified(Kind::Path));
+    let whole = s.cycle_of(&p, &moves);
+    assert_eq!(s.compare(&whole), Verdict::Certified(Kind::Cycle));
+    let r5 = corruptions(&s, &[path, whole], 500, 13);
+    eprintln!("row(4): rejected {r4:?}; row(5): rejected {r5:?}");
+    assert!(total(&r4) > 800 && total(&r5) > 800);
+}
+
+#[test]
+fn floppy_and_topspin() {
+    let p = floppy();
+    let s = Setup::new(&p, &["R", "L", "F", "B"], &[&["F", "R"], &["F", "R", "L"]]);
+    let a = &s.alpha;
+    let pw = Word::named(
+        "P",
+        parse(a, "(L FRFRFRFRFRF L) FRFRFRFR L (RFRFRFRFRFR L)2 R", &[]),
+    );
+    let w = parse(a, "PFPB PFPB", &[("P", pw)]);
+    assert_eq!(s.compare(&w), Verdict::Certified(Kind::Cycle));
+    let rf = corruptions(&s, &[w], 500, 17);
+    let p = topspin(6);
+    let s = Setup::new(&p, &["T0", "T1", "T2"], &[&["T0"], &["T0", "T1"]]);
+    // One-letter coset steps do not reach every coset of <T0, T1> here: the engine's
+    // search gives the word.
+    let c = Word::named("C", s.cycle_of(&p, &["T0", "T1"]));
+    assert!(s.coset_path(&c, 1).is_none());
+    let whole = s.cycle_of(&p, &["T0", "T1", "T2"]);
+    assert_eq!(s.compare(&whole), Verdict::Certified(Kind::Cycle));
+    let rt = corruptions(&s, &[whole], 500, 19);
+    eprintln!("floppy: rejected {rf:?}; topspin(6): rejected {rt:?}");
+    assert!(total(&rf) > 400 && total(&rt) > 400);
+}
+
+#[test]
+fn cube2_ur_over_u() {
+    let p = cube2();
+    let s = Setup::new(&p, &["U", "R"], &[&["U"]]);
+    let whole = s.cycle_of(&p, &["U", "R"]);
+    assert_eq!(s.compare(&whole), Verdict::Certified(Kind::Cycle));
+    let rejected = corruptions(&s, &[whole], 300, 29);
+    eprintln!("cube2 <U,R>: rejected {rejected:?}");
+    assert!(total(&rejected) > 250);
+}
+
+/// Slow (the search alone takes a minute): `cargo test --release -- --ignored cube2`.
+#[test]
+#[ignore]
+fn cube2_chain_u_ur_urf() {
+    let p = cube2();
+    let s = Setup::new(&p, &["U", "R", "F"], &[&["U"], &["U", "R"]]);
+    // One-letter coset steps reach 124 of the 126 cosets of <U, R> from the start, so the
+    // word is the engine's search's cycle of the whole group.
+    let t = std::time::Instant::now();
+    let path = crate::search::hamilton(&s.alpha, &*s.g.0, &Control::default()).unwrap();
+    eprintln!("cycle of <U,R,F>: {:?}", t.elapsed());
+    assert_eq!(path.len(), 3674160);
+    assert_eq!(s.certify(&path), Verdict::Certified(Kind::Cycle));
+    eprintln!("certified: {:?}", t.elapsed());
+    assert_eq!(s.compare(&path), Verdict::Certified(Kind::Cycle));
+    eprintln!("compared: {:?}", t.elapsed());
+    let rejected = corruptions(&s, &[path], 10, 23);
+    eprintln!("cube2: rejected {rejected:?}");
+    assert!(total(&rejected) > 5);
+}

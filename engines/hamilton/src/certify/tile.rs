@@ -5,7 +5,7 @@
 //! each group is tiled one level down. A single run that covers its whole coset is
 //! remembered (by its segments and level) and never decomposed again.
 
-use super::runs::{each_letter, Run, Runs};
+use super::runs::{each_letter, NodeId, Run, Runs};
 use super::{Options, Subgroup};
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker};
 use std::collections::{HashMap, HashSet};
@@ -45,7 +45,7 @@ pub struct Tiler<'a> {
     opts: &'a Options,
     ctl: &'a Control,
     /// Runs known to be Hamilton on their whole coset: (level, segments).
-    whole: HashSet<(usize, Vec<(usize, bool)>)>,
+    whole: HashSet<(usize, Vec<(NodeId, bool)>)>,
 }
 
 impl<'a> Tiler<'a> {
