@@ -150,3 +150,87 @@ fn cube2_chain_u_ur_urf() {
     eprintln!("cube2: rejected {rejected:?}");
     assert!(total(&rejected) > 5);
 }
+
+fn six() -> (puz_core::Puzzle, Setup) {
+    let p = six_piece();
+    let s = Setup::new(&p, &["R", "L", "U"], &[&["R"], &["R", "L"]]);
+    (p, s)
+}
+
+fn run(s: &Setup, chain: &Chain, w: &Word) -> Result<Verdict, CertifyError> {
+    certify(w, &s.alpha, chain, &Options::default(), &Control::default())
+}
+
+#[test]
+fn bad_chains_are_errors_that_say_which_check_failed() {
+    let (_, s) = six();
+    let w = parse(&s.alpha, "(R'R'LRRL'RRLRRL)5", &[]);
+    let bad = |chain: &Chain, what: &str| match run(&s, chain, &w) {
+        Err(CertifyError::BadChain(m)) => assert!(m.contains(what), "{m}"),
+        other => panic!("{other:?}"),
+    };
+    // Not nested: <R, L> below <R>.
+    let reversed = Chain {
+        levels: vec![&s.levels[1], &s.levels[0]],
+        group: &s.g,
+        bottom: &s.levels[1],
+    };
+    bad(&reversed, "is not in H2: not a subgroup");
+    // A level outside G: an odd permutation of the six pieces.
+    let odd = Enum::new(&[Perm::from_cycles(6, &[vec![0, 1]]).unwrap()]);
+    let outside = Chain {
+        levels: vec![&odd],
+        group: &s.g,
+        bottom: &odd,
+    };
+    bad(&outside, "is not in G");
+    // The bottom ranker ranks another group.
+    let wrong = Chain {
+        levels: vec![&s.levels[0], &s.levels[1]],
+        group: &s.g,
+        bottom: &s.levels[1],
+    };
+    bad(&wrong, "the bottom ranker ranks");
+}
+
+#[test]
+fn letters_outside_the_group_are_errors() {
+    let (_, s) = six();
+    // G = <R, L>: the word's U is outside.
+    let chain = Chain {
+        levels: vec![&s.levels[0]],
+        group: &s.levels[1],
+        bottom: &s.levels[0],
+    };
+    let w = parse(&s.alpha, "(R L)3 R U L", &[]);
+    match run(&s, &chain, &w) {
+        Err(CertifyError::LetterOutside { letter, index, .. }) => {
+            assert_eq!((letter.as_str(), index), ("U", 7))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn budgets_say_cannot_certify_and_small_words_are_judged() {
+    let (_, s) = six();
+    let c = Word::named("C", parse(&s.alpha, "(R'R'LRRL'RRLRRL)5", &[]));
+    let w = s.coset_path(&c, 1).unwrap();
+    let tight = Options {
+        max_runs: 3,
+        ..Options::default()
+    };
+    let v = certify(&w, &s.alpha, &s.chain(), &tight, &Control::default()).unwrap();
+    assert!(matches!(v, Verdict::CannotCertify(_)), "{v:?}");
+    assert_eq!(
+        s.compare(&Word::empty()),
+        Verdict::NotHamilton(Failure::Missing {
+            visited: 1,
+            size: 360
+        })
+    );
+    assert!(matches!(
+        s.compare(&Word::Letter(0)),
+        Verdict::NotHamilton(_)
+    ));
+}
