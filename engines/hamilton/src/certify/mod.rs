@@ -48,9 +48,10 @@
 //! it reports is the walk's: repeats in different cosets are independent, and the
 //! earliest is the minimum over the groups (groups starting after it are skipped).
 //!
-//! Why it is fast on nested words: a run that is Hamilton on its whole coset is
-//! remembered by its segments (maximal nested nodes, by identity) and level: the claim does
-//! not depend on where the run starts (left multiplication maps `H_l` onto any coset). A
+//! Why it is fast on nested words: what a single run does in its coset (Hamilton on it,
+//! or its first repeat relative to its start) is remembered by its segments (maximal
+//! nested nodes, by identity) and level: it does not depend on where the run starts (left
+//! multiplication maps `H_l` onto any coset, and cosets of `H_{l-1}` onto cosets). A
 //! construction like Jaap's coset splice or Norskog's chain uses a few distinct Hamilton
 //! paths of each `H_l` (named macros, rotations sharing nodes), so each is decomposed once;
 //! the work is about the sum over levels of the index `[H_l : H_{l-1}]` times the number
@@ -101,6 +102,9 @@ pub struct Options {
     pub max_runs: usize,
     /// The largest bottom group walked with a bitset.
     pub max_bottom: u64,
+    /// A coset holding more positions than elements is searched for its first repeat
+    /// only when it has at most this many elements (else [`Failure::Overfull`]).
+    pub exact_below: u128,
 }
 
 impl Default for Options {
@@ -108,6 +112,7 @@ impl Default for Options {
         Options {
             max_runs: 1 << 24,
             max_bottom: 1 << 34,
+            exact_below: 1 << 22,
         }
     }
 }
@@ -131,6 +136,19 @@ pub enum Failure {
     },
     /// No position repeats, but only `visited` of `size` positions are seen.
     Missing { visited: u128, size: u128 },
+    /// Some position repeats for certain: the runs landing in one coset of `H_level`
+    /// (entered at position `entered`, again at `again`, where `frames` says) hold
+    /// `positions` positions, more than its `size` elements. Given instead of
+    /// [`Failure::Repeat`] when that coset is larger than [`Options::exact_below`], where
+    /// finding the first repeat exactly could mean descending the whole coset.
+    Overfull {
+        level: usize,
+        entered: u128,
+        again: u128,
+        frames: Vec<Frame>,
+        positions: u128,
+        size: u128,
+    },
 }
 
 /// The outcome.
@@ -272,7 +290,7 @@ pub fn certify(
     }
     let mut t = tile::Tiler::new(alpha, &all, chain.bottom, opts, ctl);
     if let Some(index) = t.runs.first_outside(word, top) {
-        let (frames, l) = word.locate(alpha, index).expect("index inside the word");
+        let (frames, l) = t.runs.locate(word, index).expect("index inside the word");
         return Err(CertifyError::LetterOutside {
             letter: alpha.names[l as usize].clone(),
             index,
@@ -280,13 +298,13 @@ pub fn certify(
         });
     }
     let size = all[top].order();
-    let len = word.len();
+    let len = t.runs.len(word);
     let degree = alpha.perms.first().map_or(0, |p| p.degree());
     // A cycle: |G| letters back to the start; its positions are those of the word
     // without the last letter.
     let closes = len == size && len > 0 && t.runs.eval(word, false).is_identity();
     let body = if closes {
-        crate::words::drop_last(word, alpha)
+        t.runs.cut(word, len - 1, false)
     } else {
         word.clone()
     };
@@ -294,7 +312,7 @@ pub fn certify(
         segs: vec![(&body, false)],
         start: Perm::identity(degree),
         pos0: 0,
-        len: body.len(),
+        len: t.runs.len(&body),
     };
     let out = match t.tile(top, vec![run]) {
         Ok(o) => o,
@@ -308,7 +326,7 @@ pub fn certify(
             position,
             entered,
         } => {
-            let (frames, letter) = word.locate(alpha, index - 1).expect("inside the word");
+            let (frames, letter) = t.runs.locate(word, index - 1).expect("inside the word");
             Verdict::NotHamilton(Failure::Repeat {
                 index,
                 repeats,
@@ -316,6 +334,25 @@ pub fn certify(
                 frames,
                 letter,
                 entered,
+            })
+        }
+        tile::Outcome::Overfull {
+            level,
+            entered,
+            again,
+            positions,
+        } => {
+            let frames = match again {
+                0 => Vec::new(),
+                i => t.runs.locate(word, i - 1).map(|f| f.0).unwrap_or_default(),
+            };
+            Verdict::NotHamilton(Failure::Overfull {
+                level,
+                entered,
+                again,
+                frames,
+                positions,
+                size: all[level].order(),
             })
         }
         tile::Outcome::Covered(n) if n == size => {

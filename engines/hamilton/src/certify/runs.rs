@@ -7,7 +7,7 @@
 //! stable because the words outlive the certifier and are never changed.
 
 use crate::compile::pow_u64;
-use puz_core::{Alphabet, Perm, Word};
+use puz_core::{Alphabet, Frame, Perm, Word};
 use std::collections::HashMap;
 
 /// A node taken whole, and whether it is read inverted.
@@ -53,6 +53,8 @@ pub struct Runs<'a> {
     member: Vec<Vec<bool>>,
     pure: HashMap<(NodeId, usize), bool>,
     prod: HashMap<(NodeId, bool), Perm>,
+    /// Lengths: `Word::len` recomputes shared nodes, exponential on deep sharing.
+    lens: HashMap<NodeId, u128>,
     degree: usize,
 }
 
@@ -63,7 +65,133 @@ impl<'a> Runs<'a> {
             member,
             pure: HashMap::new(),
             prod: HashMap::new(),
+            lens: HashMap::new(),
             degree: alpha.perms.first().map_or(0, |p| p.degree()),
+        }
+    }
+
+    /// The number of letters (saturating), memoised.
+    pub fn len(&mut self, w: &Word) -> u128 {
+        let key = id(w);
+        if let Some(&n) = self.lens.get(&key) {
+            return n;
+        }
+        let n = match w {
+            Word::Letter(_) => 1,
+            Word::Seq(items) => items
+                .iter()
+                .fold(0u128, |acc, x| acc.saturating_add(self.len(x))),
+            Word::Repeat(x, n) => self.len(x).saturating_mul(*n as u128),
+            Word::Inverse(x) | Word::Named(_, x) => self.len(x),
+        };
+        self.lens.insert(key, n);
+        n
+    }
+
+    /// The first `i` letters of `w` (the last `i` when `from_end`), nested, sharing nodes.
+    pub fn cut(&mut self, w: &Word, i: u128, from_end: bool) -> Word {
+        let len = self.len(w);
+        if i == 0 {
+            return Word::empty();
+        }
+        if i >= len {
+            return w.clone();
+        }
+        match w {
+            Word::Letter(_) => w.clone(),
+            Word::Named(_, x) => self.cut(x, i, from_end),
+            Word::Inverse(x) => self.cut(x, i, !from_end).inverse(),
+            Word::Repeat(x, _) => {
+                let l = self.len(x);
+                let (q, r) = ((i / l) as u64, i % l);
+                let whole = (Word::Repeat(x.clone(), q), q as u128 * l);
+                let part = (self.cut(x, r, from_end), r);
+                if from_end {
+                    join(vec![part, whole])
+                } else {
+                    join(vec![whole, part])
+                }
+            }
+            Word::Seq(items) => {
+                let mut out = Vec::new();
+                let mut left = i;
+                let order: Vec<&Word> = if from_end {
+                    items.iter().rev().collect()
+                } else {
+                    items.iter().collect()
+                };
+                for x in order {
+                    if left == 0 {
+                        break;
+                    }
+                    let l = self.len(x);
+                    let take = l.min(left);
+                    out.push((self.cut(x, take, from_end), take));
+                    left -= take;
+                }
+                if from_end {
+                    out.reverse();
+                }
+                join(out)
+            }
+        }
+    }
+
+    /// Where letter `index` sits, as [`Word::locate`] (which recomputes lengths).
+    pub fn locate(&mut self, w: &Word, index: u128) -> Option<(Vec<Frame>, u32)> {
+        let mut frames = Vec::new();
+        let (mut node, mut inverted, mut i) = (w, false, index);
+        if i >= self.len(w) {
+            return None;
+        }
+        loop {
+            match node {
+                Word::Letter(l) => {
+                    let l = if inverted {
+                        self.alpha.inverse[*l as usize]
+                    } else {
+                        *l
+                    };
+                    return Some((frames, l));
+                }
+                Word::Named(name, x) => {
+                    frames.push(Frame::Named(name.to_string()));
+                    node = x;
+                }
+                Word::Inverse(x) => {
+                    frames.push(Frame::Inverse);
+                    inverted = !inverted;
+                    node = x;
+                }
+                Word::Repeat(x, n) => {
+                    let l = self.len(x);
+                    let k = (i / l) as u64;
+                    i %= l;
+                    let k = if inverted { *n - k } else { k + 1 };
+                    frames.push(Frame::Repeat { k, n: *n });
+                    node = x;
+                }
+                Word::Seq(items) => {
+                    let n = items.len();
+                    let order: Vec<usize> = if inverted {
+                        (0..n).rev().collect()
+                    } else {
+                        (0..n).collect()
+                    };
+                    let mut found = None;
+                    for j in order {
+                        let l = self.len(&items[j]);
+                        if i < l {
+                            found = Some(j);
+                            break;
+                        }
+                        i -= l;
+                    }
+                    let j = found?;
+                    frames.push(Frame::Item { i: j + 1, n });
+                    node = &items[j];
+                }
+            }
         }
     }
 
@@ -108,7 +236,7 @@ impl<'a> Runs<'a> {
                     if let Some(i) = self.first_out(x, inv, l) {
                         return Some(acc + i);
                     }
-                    acc += x.len();
+                    acc += self.len(x);
                 }
                 None
             }
@@ -188,12 +316,13 @@ impl<'a> Runs<'a> {
         pos: &mut Perm,
         out: &mut Vec<Run<'w>>,
     ) -> Result<(), usize> {
-        if w.is_empty() {
+        let len = self.len(w);
+        if len == 0 {
             return Ok(());
         }
         if self.pure(w, l) {
             cur.segs.push((w, inv));
-            cur.len += w.len();
+            cur.len += len;
             let e = self.eval(w, inv);
             pos.then_assign(&e);
             return Ok(());
@@ -242,6 +371,17 @@ impl<'a> Runs<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// A sequence of parts of known lengths, without the empty ones (never asks
+/// `Word::len`).
+fn join(parts: Vec<(Word, u128)>) -> Word {
+    let mut v: Vec<Word> = parts.into_iter().filter(|p| p.1 > 0).map(|p| p.0).collect();
+    match v.len() {
+        0 => Word::empty(),
+        1 => v.pop().unwrap(),
+        _ => Word::Seq(v.into()),
     }
 }
 

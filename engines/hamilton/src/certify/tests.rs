@@ -6,10 +6,21 @@ use super::*;
 use crate::coset::{replace_step, Step};
 use crate::testkit::*;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Corrupts each word `n` times and cross-checks every corruption; returns how many were
 /// rejected, by kind of corruption.
 fn corruptions(s: &Setup, words: &[Word], n: usize, seed: u64) -> BTreeMap<&'static str, usize> {
+    corruptions_with(s, &s.chain(), words, n, seed)
+}
+
+fn corruptions_with(
+    s: &Setup,
+    chain: &Chain,
+    words: &[Word],
+    n: usize,
+    seed: u64,
+) -> BTreeMap<&'static str, usize> {
     let mut rng = Rng(seed);
     let mut rejected = BTreeMap::new();
     let mut done = 0;
@@ -19,7 +30,7 @@ fn corruptions(s: &Setup, words: &[Word], n: usize, seed: u64) -> BTreeMap<&'sta
             continue;
         };
         done += 1;
-        if !matches!(s.compare(&bad), Verdict::Certified(_)) {
+        if !matches!(s.compare_with(chain, &bad), Verdict::Certified(_)) {
             *rejected.entry(kind).or_insert(0) += 1;
         }
     }
@@ -233,4 +244,151 @@ fn budgets_say_cannot_certify_and_small_words_are_judged() {
         s.compare(&Word::Letter(0)),
         Verdict::NotHamilton(_)
     ));
+}
+
+/// `H_j` of `d` dials of radix `base`: the elements that turn only the last `j` dials
+/// (`j = d`: the whole group). Keys: the images of the points of the first `d - j` dials
+/// (what `H_j` cannot change).
+struct Dials {
+    d: usize,
+    base: usize,
+    gens: Vec<Perm>,
+    fixed: usize,
+}
+
+impl Subgroup for Dials {
+    fn order(&self) -> u128 {
+        (self.base as u128).pow(((self.d * self.base - self.fixed) / self.base) as u32)
+    }
+    fn contains(&self, p: &Perm) -> bool {
+        // Each dial turned by some amount, the first ones not at all.
+        p.degree() == self.d * self.base
+            && (0..self.d).all(|l| {
+                let o = (p.image(l * self.base) + self.base - l * self.base) % self.base;
+                (l * self.base >= self.fixed || o == 0)
+                    && (0..self.base)
+                        .all(|t| p.image(l * self.base + t) == l * self.base + (t + o) % self.base)
+            })
+    }
+    fn generators(&self) -> Vec<Perm> {
+        self.gens.clone()
+    }
+    fn coset_key(&self, x: &Perm) -> Vec<u16> {
+        x.images()[..self.fixed].to_vec()
+    }
+}
+
+/// The reflected Gray code as [`crate::gray::reflected`] builds it, without asking
+/// `Word::len` (which recomputes shared nodes: 3^d calls here).
+fn gray_word(digits: &[crate::gray::Digit]) -> Word {
+    let mut p = Word::Repeat(
+        Arc::new(Word::Letter(digits[0].letter)),
+        digits[0].radix - 1,
+    );
+    for d in &digits[1..] {
+        let l = Word::Letter(d.letter);
+        let pair = Word::Seq(vec![p.clone(), l.clone(), p.clone().inverse(), l.clone()].into());
+        let r = d.radix;
+        let pairs = |n: u64| match n {
+            1 => pair.clone(),
+            n => Word::Repeat(Arc::new(pair.clone()), n),
+        };
+        p = if r % 2 == 1 {
+            Word::Seq(vec![pairs(r / 2), p].into())
+        } else if r == 2 {
+            Word::Seq(vec![p.clone(), l, p.inverse()].into())
+        } else {
+            Word::Seq(vec![pairs((r - 2) / 2), p.clone(), l, p.inverse()].into())
+        };
+    }
+    p
+}
+
+/// The reflected Gray code of `d` dials of radix `base`, its alphabet and the chain
+/// `<M_{d-1}> < <M_{d-2}, M_{d-1}> < ... < G` (bottom enumerated).
+fn gray_setup(d: usize, base: u8) -> (Alphabet, Enum, Vec<Dials>, Word) {
+    let p = dials(d, base);
+    let names: Vec<String> = (0..d).map(|i| format!("M{i}")).collect();
+    let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    let alpha = alphabet(&p, &names);
+    let perm = |n: &str| alpha.perms[letter(&alpha, n) as usize].clone();
+    let digits: Vec<crate::gray::Digit> = (0..d)
+        .map(|k| crate::gray::Digit {
+            letter: letter(&alpha, names[d - 1 - k]),
+            radix: base as u64,
+        })
+        .collect();
+    let w = gray_word(&digits);
+    let bottom = Enum::new(&[perm(names[d - 1])]);
+    let levels = (2..=d)
+        .map(|j| Dials {
+            d,
+            base: base as usize,
+            gens: names[d - j..].iter().map(|n| perm(n)).collect(),
+            fixed: (d - j) * base as usize,
+        })
+        .collect();
+    (alpha, bottom, levels, w)
+}
+
+fn gray_chain<'a>(bottom: &'a Enum, levels: &'a [Dials]) -> Chain<'a> {
+    let (g, mid) = levels.split_last().unwrap();
+    let mut all: Vec<&dyn Subgroup> = vec![bottom];
+    all.extend(mid.iter().map(|h| h as &dyn Subgroup));
+    Chain {
+        levels: all,
+        group: g,
+        bottom,
+    }
+}
+
+#[test]
+fn gray_codes_small_against_the_walk() {
+    let (_, bottom, levels, w) = gray_setup(4, 6);
+    let chain = gray_chain(&bottom, &levels);
+    let names = ["M0", "M1", "M2", "M3"];
+    let s = Setup::new(&dials(4, 6), &names, &[&["M3"]]);
+    assert_eq!(s.compare_with(&chain, &w), Verdict::Certified(Kind::Path));
+    let rejected = corruptions_with(&s, &chain, &[w], 600, 31);
+    eprintln!("dials(4, 6): rejected {rejected:?}");
+    assert!(total(&rejected) > 400);
+}
+
+/// 3^40 (about 1.2e19) positions, as many as a third of the 3x3x3's: far beyond a
+/// bitset, certified from the nesting. Corrupted codes (a level's letter replaced by the
+/// one below, a radix off by one) are rejected.
+#[test]
+fn gray_code_too_large_to_walk() {
+    let t = std::time::Instant::now();
+    let (alpha, bottom, levels, w) = gray_setup(40, 3);
+    let chain = gray_chain(&bottom, &levels);
+    let go =
+        |w: &Word| certify(w, &alpha, &chain, &Options::default(), &Control::default()).unwrap();
+    let v = go(&w);
+    eprintln!("dials(40, 3): {v:?} in {:?}", t.elapsed());
+    assert_eq!(v, Verdict::Certified(Kind::Path));
+    let digit = |k: usize, letter: usize, radix: u64| crate::gray::Digit {
+        letter: crate::testkit::letter(&alpha, &format!("M{}", 39 - letter)),
+        radix: if k == letter { radix } else { 3 },
+    };
+    for k in [1, 2, 10, 25, 39] {
+        let mut same: Vec<_> = (0..40).map(|j| digit(j, j, 3)).collect();
+        same[k] = digit(k, k - 1, 3);
+        for radix in [2, 4] {
+            let off: Vec<_> = (0..40)
+                .map(|j| digit(j, j, if j == k { radix } else { 3 }))
+                .collect();
+            let v = go(&gray_word(&off));
+            assert!(
+                matches!(v, Verdict::NotHamilton(_)),
+                "radix {radix} at {k}: {v:?}"
+            );
+        }
+        let v = go(&gray_word(&same));
+        assert!(matches!(v, Verdict::NotHamilton(_)), "letter at {k}: {v:?}");
+    }
+    eprintln!(
+        "dials(40, 3): 15 corrupted codes rejected, in all {:?}",
+        t.elapsed()
+    );
 }

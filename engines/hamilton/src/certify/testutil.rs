@@ -146,7 +146,10 @@ impl Setup {
             degree,
             &alpha,
             &all,
-            &ChainOptions::default(),
+            &ChainOptions {
+                shorten: false,
+                ..ChainOptions::default()
+            },
             &Control::default(),
         )
         .unwrap();
@@ -185,7 +188,19 @@ impl Setup {
     /// Certifies and walks `w`; asserts they agree (the same first repeat when the walk
     /// sees one). Returns the verdict.
     pub fn compare(&self, w: &Word) -> Verdict {
-        let v = self.certify(w);
+        self.compare_with(&self.chain(), w)
+    }
+
+    /// [`Setup::compare`] with another chain.
+    pub fn compare_with(&self, chain: &Chain, w: &Word) -> Verdict {
+        let v = certify(
+            w,
+            &self.alpha,
+            chain,
+            &Options::default(),
+            &Control::default(),
+        )
+        .unwrap();
         let start = Perm::identity(self.alpha.perms[0].degree());
         let rep = check(
             w,

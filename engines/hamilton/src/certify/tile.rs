@@ -8,7 +8,7 @@
 use super::runs::{each_letter, NodeId, Run, Runs};
 use super::{Options, Subgroup};
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Why the tiling stopped early.
 pub enum Stop {
@@ -35,6 +35,60 @@ pub enum Outcome {
         position: Perm,
         entered: u128,
     },
+    /// A coset of `H_level` too large to search for the exact repeat holds more positions
+    /// than it has elements: runs entering at `entered`, again at `again`, ...
+    Overfull {
+        level: usize,
+        entered: u128,
+        again: u128,
+        positions: u128,
+    },
+}
+
+impl Outcome {
+    /// The outcome moved by `pos0` letters and `start` (from relative to absolute), or
+    /// back when `back`.
+    fn shift(&self, pos0: u128, start: &Perm, back: bool) -> Outcome {
+        let i = |x: u128| if back { x - pos0 } else { x + pos0 };
+        match self {
+            Outcome::Covered(n) => Outcome::Covered(*n),
+            Outcome::Repeat {
+                index,
+                repeats,
+                position,
+                entered,
+            } => Outcome::Repeat {
+                index: i(*index),
+                repeats: i(*repeats),
+                position: if back {
+                    start.inverse().then(position)
+                } else {
+                    start.then(position)
+                },
+                entered: i(*entered),
+            },
+            Outcome::Overfull {
+                level,
+                entered,
+                again,
+                positions,
+            } => Outcome::Overfull {
+                level: *level,
+                entered: i(*entered),
+                again: i(*again),
+                positions: *positions,
+            },
+        }
+    }
+
+    /// Where the failure is, for choosing the earliest.
+    fn at(&self) -> Option<u128> {
+        match self {
+            Outcome::Covered(_) => None,
+            Outcome::Repeat { index, .. } => Some(*index),
+            Outcome::Overfull { again, .. } => Some(*again),
+        }
+    }
 }
 
 pub struct Tiler<'a> {
@@ -44,8 +98,10 @@ pub struct Tiler<'a> {
     bottom: &'a dyn Ranker,
     opts: &'a Options,
     ctl: &'a Control,
-    /// Runs known to be Hamilton on their whole coset: (level, segments).
-    whole: HashSet<(usize, Vec<(NodeId, bool)>)>,
+    /// What a single run does in its coset, by (level, segments), relative to its start
+    /// (position indices from 0, positions from the identity): the outcome does not
+    /// depend on where the run starts, since left multiplication maps cosets to cosets.
+    memo: HashMap<(usize, Vec<(NodeId, bool)>), Outcome>,
 }
 
 impl<'a> Tiler<'a> {
@@ -67,7 +123,7 @@ impl<'a> Tiler<'a> {
             bottom,
             opts,
             ctl,
-            whole: HashSet::new(),
+            memo: HashMap::new(),
         }
     }
 
@@ -77,19 +133,28 @@ impl<'a> Tiler<'a> {
         self.ctl.check()?;
         let single = (runs.len() == 1).then(|| (l, runs[0].key()));
         if let Some(k) = &single {
-            if self.whole.contains(k) {
-                return Ok(Outcome::Covered(self.orders[l]));
+            if let Some(o) = self.memo.get(k) {
+                return Ok(o.shift(runs[0].pos0, &runs[0].start, false));
             }
         }
-        let out = if l == 0 {
+        let positions = runs.iter().map(|r| r.len + 1).sum::<u128>();
+        let out = if positions > self.orders[l] && self.orders[l] > self.opts.exact_below {
+            // More positions than elements: a repeat for certain (pigeonhole); finding the
+            // first exactly could mean descending the whole coset.
+            Outcome::Overfull {
+                level: l,
+                entered: runs[0].pos0,
+                again: runs.get(1).map_or(runs[0].pos0, |r| r.pos0),
+                positions,
+            }
+        } else if l == 0 {
             self.walk(&runs)?
         } else {
             self.split_and_tile(l, &runs)?
         };
-        if let (Some(k), Outcome::Covered(n)) = (single, &out) {
-            if *n == self.orders[l] {
-                self.whole.insert(k);
-            }
+        if let Some(k) = single {
+            self.memo
+                .insert(k, out.shift(runs[0].pos0, &runs[0].start, true));
         }
         Ok(out)
     }
@@ -120,24 +185,22 @@ impl<'a> Tiler<'a> {
         let mut best: Option<Outcome> = None;
         let mut covered = 0u128;
         for g in groups {
-            if let Some(Outcome::Repeat { index, .. }) = &best {
+            if let Some(at) = best.as_ref().and_then(|b| b.at()) {
                 // Every repeat in this group comes after its first position.
-                if g[0].pos0 >= *index {
+                if g[0].pos0 >= at {
                     continue;
                 }
             }
-            match self.tile(l - 1, g)? {
-                Outcome::Covered(n) => covered += n,
-                rep @ Outcome::Repeat { .. } => {
-                    let earlier = match (&rep, &best) {
-                        (
-                            Outcome::Repeat { index: a, .. },
-                            Some(Outcome::Repeat { index: b, .. }),
-                        ) => a < b,
-                        _ => true,
-                    };
-                    if earlier {
-                        best = Some(rep);
+            let out = self.tile(l - 1, g)?;
+            match out.at() {
+                None => {
+                    if let Outcome::Covered(n) = out {
+                        covered += n
+                    }
+                }
+                Some(at) => {
+                    if best.as_ref().and_then(|b| b.at()).is_none_or(|b| at < b) {
+                        best = Some(out);
                     }
                 }
             }
