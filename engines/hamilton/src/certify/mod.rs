@@ -46,7 +46,10 @@
 //! compared exactly, so a word is accepted only when it is Hamilton. The rule is also
 //! complete (every Hamilton word is accepted, budgets permitting), and the first repeat
 //! it reports is the walk's: repeats in different cosets are independent, and the
-//! earliest is the minimum over the groups (groups starting after it are skipped).
+//! earliest is the minimum over the groups (groups starting after it are skipped). A
+//! coset of `H_l` holding more positions than `|H_l|` surely repeats (pigeonhole); when
+//! it is larger than [`Options::exact_below`] that is reported without the search for the
+//! first repeat, which could mean descending the whole coset.
 //!
 //! Why it is fast on nested words: what a single run does in its coset (Hamilton on it,
 //! or its first repeat relative to its start) is remembered by its segments (maximal
@@ -130,8 +133,8 @@ pub enum Failure {
         /// Where the letter leading there sits in the user's word.
         frames: Vec<Frame>,
         letter: u32,
-        /// The chain level of the coset where the bitset saw it (always 0) and the
-        /// position index where the word first entered that coset of `H_0`.
+        /// The position index where the word first entered the coset of `H_0` holding
+        /// the repeated position.
         entered: u128,
     },
     /// No position repeats, but only `visited` of `size` positions are seen.

@@ -157,9 +157,9 @@ fn cube2_chain_u_ur_urf() {
     eprintln!("certified: {:?}", t.elapsed());
     assert_eq!(s.compare(&path), Verdict::Certified(Kind::Cycle));
     eprintln!("compared: {:?}", t.elapsed());
-    let rejected = corruptions(&s, &[path], 10, 23);
+    let rejected = corruptions(&s, &[path], 4, 23);
     eprintln!("cube2: rejected {rejected:?}");
-    assert!(total(&rejected) > 5);
+    assert!(total(&rejected) >= 2);
 }
 
 fn six() -> (puz_core::Puzzle, Setup) {
