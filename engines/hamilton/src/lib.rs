@@ -1,6 +1,8 @@
 //! puz-hamilton: Hamilton paths and cycles (and Devil's algorithms) on the Cayley graphs of
 //! permutation puzzles.
 //!
+//! - [`certify()`]: proves a word Hamilton from its nested structure and a chain of
+//!   subgroups, for groups far too large to walk (see [`certify`]).
 //! - [`check()`]: streams a nested word and says whether it is a Hamilton cycle, a Hamilton
 //!   path or neither, where it first repeats (in the user's own nested definitions), and
 //!   for Devil's algorithms when every position has been seen.
@@ -12,6 +14,7 @@
 //! - [`gray`], [`plain`], [`product`], [`coset`]: Jaap Scherphuis's constructions.
 //! - [`search`]: `hamilton(G)`, a Hamilton cycle of a group that fits in memory.
 
+pub mod certify;
 pub mod check;
 pub mod compile;
 pub mod coords;
@@ -22,6 +25,10 @@ pub mod product;
 pub mod search;
 pub mod surgery;
 
+pub use certify::{
+    certify, CertifyError, Chain as CosetChain, Failure, Options as CertifyOptions, Subgroup,
+    Verdict,
+};
 pub use check::{check, Checker, Kind, Leave, Mode, Repeat, Report};
 pub use search::{hamilton, hamilton_stats, HamiltonError, Stats};
 /// The old name of [`surgery`] (kept for callers).

@@ -1,0 +1,404 @@
+//! Runs: the maximal blocks of a word between letters outside a subgroup, found from the
+//! nested tree without expanding it.
+//!
+//! A node whose letters all lie in the subgroup is kept whole as one *segment*; only
+//! nodes holding a connector are descended. Products of nodes are memoised by node
+//! identity: the shared contents a node points to (a clone of a node is the same node),
+//! stable because the words outlive the certifier and are never changed.
+
+use crate::compile::pow_u64;
+use puz_core::{Alphabet, Frame, Perm, Word};
+use std::collections::HashMap;
+
+/// A node taken whole, and whether it is read inverted.
+pub type Seg<'w> = (&'w Word, bool);
+
+/// A maximal block of letters of one subgroup: its positions lie in `start·H`.
+#[derive(Clone, Debug)]
+pub struct Run<'w> {
+    pub segs: Vec<Seg<'w>>,
+    /// The position before its first letter.
+    pub start: Perm,
+    /// The position index of `start` in the user's word.
+    pub pos0: u128,
+    /// Letters (the run has `len + 1` positions).
+    pub len: u128,
+}
+
+impl Run<'_> {
+    /// The identity of the run for memoisation: its segments' identities.
+    pub fn key(&self) -> Vec<(NodeId, bool)> {
+        self.segs.iter().map(|(w, inv)| (id(w), *inv)).collect()
+    }
+}
+
+/// A node's identity: its kind, the address of the shared contents and a count. Equal
+/// identities mean equal letters (contents behind an `Arc` never change).
+pub type NodeId = (u8, usize, u64);
+
+pub fn id(w: &Word) -> NodeId {
+    match w {
+        Word::Letter(l) => (0, *l as usize, 0),
+        Word::Seq(items) => (1, items.as_ptr() as usize, items.len() as u64),
+        Word::Repeat(x, n) => (2, std::sync::Arc::as_ptr(x) as usize, *n),
+        Word::Inverse(x) => (3, std::sync::Arc::as_ptr(x) as usize, 0),
+        Word::Named(_, x) => (4, std::sync::Arc::as_ptr(x) as usize, 0),
+    }
+}
+
+/// Membership of letters by level, with memoised purity and products of nodes.
+pub struct Runs<'a> {
+    pub alpha: &'a Alphabet,
+    /// `member[l][letter]`: the letter lies in level `l`.
+    member: Vec<Vec<bool>>,
+    pure: HashMap<(NodeId, usize), bool>,
+    prod: HashMap<(NodeId, bool), Perm>,
+    /// Lengths: `Word::len` recomputes shared nodes, exponential on deep sharing.
+    lens: HashMap<NodeId, u128>,
+    degree: usize,
+}
+
+impl<'a> Runs<'a> {
+    pub fn new(alpha: &'a Alphabet, member: Vec<Vec<bool>>) -> Runs<'a> {
+        Runs {
+            alpha,
+            member,
+            pure: HashMap::new(),
+            prod: HashMap::new(),
+            lens: HashMap::new(),
+            degree: alpha.perms.first().map_or(0, |p| p.degree()),
+        }
+    }
+
+    /// The number of letters (saturating), memoised.
+    pub fn len(&mut self, w: &Word) -> u128 {
+        let key = id(w);
+        if let Some(&n) = self.lens.get(&key) {
+            return n;
+        }
+        let n = match w {
+            Word::Letter(_) => 1,
+            Word::Seq(items) => items
+                .iter()
+                .fold(0u128, |acc, x| acc.saturating_add(self.len(x))),
+            Word::Repeat(x, n) => self.len(x).saturating_mul(*n as u128),
+            Word::Inverse(x) | Word::Named(_, x) => self.len(x),
+        };
+        self.lens.insert(key, n);
+        n
+    }
+
+    /// The first `i` letters of `w` (the last `i` when `from_end`), nested, sharing nodes.
+    pub fn cut(&mut self, w: &Word, i: u128, from_end: bool) -> Word {
+        let len = self.len(w);
+        if i == 0 {
+            return Word::empty();
+        }
+        if i >= len {
+            return w.clone();
+        }
+        match w {
+            Word::Letter(_) => w.clone(),
+            Word::Named(_, x) => self.cut(x, i, from_end),
+            Word::Inverse(x) => self.cut(x, i, !from_end).inverse(),
+            Word::Repeat(x, _) => {
+                let l = self.len(x);
+                let (q, r) = ((i / l) as u64, i % l);
+                let whole = (Word::Repeat(x.clone(), q), q as u128 * l);
+                let part = (self.cut(x, r, from_end), r);
+                if from_end {
+                    join(vec![part, whole])
+                } else {
+                    join(vec![whole, part])
+                }
+            }
+            Word::Seq(items) => {
+                let mut out = Vec::new();
+                let mut left = i;
+                let order: Vec<&Word> = if from_end {
+                    items.iter().rev().collect()
+                } else {
+                    items.iter().collect()
+                };
+                for x in order {
+                    if left == 0 {
+                        break;
+                    }
+                    let l = self.len(x);
+                    let take = l.min(left);
+                    out.push((self.cut(x, take, from_end), take));
+                    left -= take;
+                }
+                if from_end {
+                    out.reverse();
+                }
+                join(out)
+            }
+        }
+    }
+
+    /// Where letter `index` sits, as [`Word::locate`] (which recomputes lengths).
+    pub fn locate(&mut self, w: &Word, index: u128) -> Option<(Vec<Frame>, u32)> {
+        let mut frames = Vec::new();
+        let (mut node, mut inverted, mut i) = (w, false, index);
+        if i >= self.len(w) {
+            return None;
+        }
+        loop {
+            match node {
+                Word::Letter(l) => {
+                    let l = if inverted {
+                        self.alpha.inverse[*l as usize]
+                    } else {
+                        *l
+                    };
+                    return Some((frames, l));
+                }
+                Word::Named(name, x) => {
+                    frames.push(Frame::Named(name.to_string()));
+                    node = x;
+                }
+                Word::Inverse(x) => {
+                    frames.push(Frame::Inverse);
+                    inverted = !inverted;
+                    node = x;
+                }
+                Word::Repeat(x, n) => {
+                    let l = self.len(x);
+                    let k = (i / l) as u64;
+                    i %= l;
+                    let k = if inverted { *n - k } else { k + 1 };
+                    frames.push(Frame::Repeat { k, n: *n });
+                    node = x;
+                }
+                Word::Seq(items) => {
+                    let n = items.len();
+                    let order: Vec<usize> = if inverted {
+                        (0..n).rev().collect()
+                    } else {
+                        (0..n).collect()
+                    };
+                    let mut found = None;
+                    for j in order {
+                        let l = self.len(&items[j]);
+                        if i < l {
+                            found = Some(j);
+                            break;
+                        }
+                        i -= l;
+                    }
+                    let j = found?;
+                    frames.push(Frame::Item { i: j + 1, n });
+                    node = &items[j];
+                }
+            }
+        }
+    }
+
+    /// Whether every letter of `w` lies in level `l`.
+    pub fn pure(&mut self, w: &Word, l: usize) -> bool {
+        let key = (id(w), l);
+        if let Some(&b) = self.pure.get(&key) {
+            return b;
+        }
+        let b = match w {
+            Word::Letter(x) => self.member[l][*x as usize],
+            Word::Seq(items) => items.iter().all(|x| self.pure(x, l)),
+            Word::Repeat(x, n) => *n == 0 || self.pure(x, l),
+            Word::Inverse(x) | Word::Named(_, x) => self.pure(x, l),
+        };
+        self.pure.insert(key, b);
+        b
+    }
+
+    /// The letter index of the first letter of `w` outside level `l`.
+    pub fn first_outside(&mut self, w: &Word, l: usize) -> Option<u128> {
+        self.first_out(w, false, l)
+    }
+
+    fn first_out(&mut self, w: &Word, inv: bool, l: usize) -> Option<u128> {
+        if self.pure(w, l) {
+            return None;
+        }
+        match w {
+            Word::Letter(_) => Some(0),
+            Word::Named(_, x) => self.first_out(x, inv, l),
+            Word::Inverse(x) => self.first_out(x, !inv, l),
+            Word::Repeat(x, _) => self.first_out(x, inv, l),
+            Word::Seq(items) => {
+                let mut acc = 0u128;
+                let order: Vec<&Word> = if inv {
+                    items.iter().rev().collect()
+                } else {
+                    items.iter().collect()
+                };
+                for x in order {
+                    if let Some(i) = self.first_out(x, inv, l) {
+                        return Some(acc + i);
+                    }
+                    acc += self.len(x);
+                }
+                None
+            }
+        }
+    }
+
+    /// The product of `w`'s letters (of its inverse when `inv`).
+    pub fn eval(&mut self, w: &Word, inv: bool) -> Perm {
+        let key = (id(w), inv);
+        if let Some(p) = self.prod.get(&key) {
+            return p.clone();
+        }
+        let p = match w {
+            Word::Letter(x) => {
+                let x = if inv {
+                    self.alpha.inverse[*x as usize]
+                } else {
+                    *x
+                };
+                self.alpha.perms[x as usize].clone()
+            }
+            Word::Seq(items) => {
+                let mut acc = Perm::identity(self.degree);
+                let order: Vec<&Word> = if inv {
+                    items.iter().rev().collect()
+                } else {
+                    items.iter().collect()
+                };
+                for x in order {
+                    acc = acc.then(&self.eval(x, inv));
+                }
+                acc
+            }
+            Word::Repeat(x, n) => pow_u64(&self.eval(x, inv), *n),
+            Word::Inverse(x) => self.eval(x, !inv),
+            Word::Named(_, x) => self.eval(x, inv),
+        };
+        self.prod.insert(key, p.clone());
+        p
+    }
+
+    /// Splits `run` (all of whose letters lie in level `l + 1`) into its runs over level
+    /// `l`, in order, appending them to `out`. Fails with the count when more than `max`
+    /// would be made.
+    pub fn split<'w>(
+        &mut self,
+        run: &Run<'w>,
+        l: usize,
+        max: usize,
+        out: &mut Vec<Run<'w>>,
+    ) -> Result<(), usize> {
+        let mut cur = Run {
+            segs: Vec::new(),
+            start: run.start.clone(),
+            pos0: run.pos0,
+            len: 0,
+        };
+        let mut pos = run.start.clone();
+        for &(w, inv) in &run.segs {
+            self.descend(w, inv, l, max, &mut cur, &mut pos, out)?;
+        }
+        out.push(cur);
+        if out.len() > max {
+            return Err(out.len());
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn descend<'w>(
+        &mut self,
+        w: &'w Word,
+        inv: bool,
+        l: usize,
+        max: usize,
+        cur: &mut Run<'w>,
+        pos: &mut Perm,
+        out: &mut Vec<Run<'w>>,
+    ) -> Result<(), usize> {
+        let len = self.len(w);
+        if len == 0 {
+            return Ok(());
+        }
+        if self.pure(w, l) {
+            cur.segs.push((w, inv));
+            cur.len += len;
+            let e = self.eval(w, inv);
+            pos.then_assign(&e);
+            return Ok(());
+        }
+        match w {
+            Word::Letter(x) => {
+                // A connector: the current run ends, the next starts after it.
+                let x = if inv {
+                    self.alpha.inverse[*x as usize]
+                } else {
+                    *x
+                };
+                let next_pos0 = cur.pos0 + cur.len + 1;
+                pos.then_assign(&self.alpha.perms[x as usize]);
+                let done = std::mem::replace(
+                    cur,
+                    Run {
+                        segs: Vec::new(),
+                        start: pos.clone(),
+                        pos0: next_pos0,
+                        len: 0,
+                    },
+                );
+                out.push(done);
+                if out.len() > max {
+                    return Err(out.len());
+                }
+            }
+            Word::Named(_, x) => self.descend(x, inv, l, max, cur, pos, out)?,
+            Word::Inverse(x) => self.descend(x, !inv, l, max, cur, pos, out)?,
+            Word::Repeat(x, n) => {
+                for _ in 0..*n {
+                    self.descend(x, inv, l, max, cur, pos, out)?;
+                }
+            }
+            Word::Seq(items) => {
+                if inv {
+                    for x in items.iter().rev() {
+                        self.descend(x, inv, l, max, cur, pos, out)?;
+                    }
+                } else {
+                    for x in items.iter() {
+                        self.descend(x, inv, l, max, cur, pos, out)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A sequence of parts of known lengths, without the empty ones (never asks
+/// `Word::len`).
+fn join(parts: Vec<(Word, u128)>) -> Word {
+    let mut v: Vec<Word> = parts.into_iter().filter(|p| p.1 > 0).map(|p| p.0).collect();
+    match v.len() {
+        0 => Word::empty(),
+        1 => v.pop().unwrap(),
+        _ => Word::Seq(v.into()),
+    }
+}
+
+/// Calls `f` on every letter of `w` (inverted when `inv`), in order; stops when `f`
+/// returns false. Returns false when stopped.
+pub fn each_letter(alpha: &Alphabet, w: &Word, inv: bool, f: &mut dyn FnMut(u32) -> bool) -> bool {
+    match w {
+        Word::Letter(x) => f(if inv { alpha.inverse[*x as usize] } else { *x }),
+        Word::Named(_, x) => each_letter(alpha, x, inv, f),
+        Word::Inverse(x) => each_letter(alpha, x, !inv, f),
+        Word::Repeat(x, n) => (0..*n).all(|_| each_letter(alpha, x, inv, f)),
+        Word::Seq(items) => {
+            if inv {
+                items.iter().rev().all(|x| each_letter(alpha, x, inv, f))
+            } else {
+                items.iter().all(|x| each_letter(alpha, x, inv, f))
+            }
+        }
+    }
+}

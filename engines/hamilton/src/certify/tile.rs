@@ -1,0 +1,295 @@
+//! The recursive rule: the runs that land in one coset of `H_l` visit it exactly once.
+//!
+//! Level 0 is walked with a bitset relative to the first run's start; above, the runs are
+//! split at the letters outside `H_{l-1}`, grouped by the coset key of their starts and
+//! each group is tiled one level down. A single run that covers its whole coset is
+//! remembered (by its segments and level) and never decomposed again.
+
+use super::runs::{each_letter, NodeId, Run, Runs};
+use super::{Options, Subgroup};
+use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker};
+use std::collections::HashMap;
+
+/// Why the tiling stopped early.
+pub enum Stop {
+    Interrupt(Interrupt),
+    /// A budget was exceeded or an oracle contradicted itself: cannot certify.
+    Budget(String),
+}
+
+impl From<Interrupt> for Stop {
+    fn from(i: Interrupt) -> Self {
+        Stop::Interrupt(i)
+    }
+}
+
+/// What the runs of one coset do.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// No position repeats; this many distinct positions are visited.
+    Covered(u128),
+    /// The earliest repeated position (index of the second visit and of the first).
+    Repeat {
+        index: u128,
+        repeats: u128,
+        position: Perm,
+        entered: u128,
+    },
+    /// A coset of `H_level` too large to search for the exact repeat holds more positions
+    /// than it has elements: runs entering at `entered`, again at `again`, ...
+    Overfull {
+        level: usize,
+        entered: u128,
+        again: u128,
+        positions: u128,
+    },
+}
+
+impl Outcome {
+    /// The outcome moved by `pos0` letters and `start` (from relative to absolute), or
+    /// back when `back`.
+    fn shift(&self, pos0: u128, start: &Perm, back: bool) -> Outcome {
+        let i = |x: u128| if back { x - pos0 } else { x + pos0 };
+        match self {
+            Outcome::Covered(n) => Outcome::Covered(*n),
+            Outcome::Repeat {
+                index,
+                repeats,
+                position,
+                entered,
+            } => Outcome::Repeat {
+                index: i(*index),
+                repeats: i(*repeats),
+                position: if back {
+                    start.inverse().then(position)
+                } else {
+                    start.then(position)
+                },
+                entered: i(*entered),
+            },
+            Outcome::Overfull {
+                level,
+                entered,
+                again,
+                positions,
+            } => Outcome::Overfull {
+                level: *level,
+                entered: i(*entered),
+                again: i(*again),
+                positions: *positions,
+            },
+        }
+    }
+
+    /// Where the failure is, for choosing the earliest.
+    fn at(&self) -> Option<u128> {
+        match self {
+            Outcome::Covered(_) => None,
+            Outcome::Repeat { index, .. } => Some(*index),
+            Outcome::Overfull { again, .. } => Some(*again),
+        }
+    }
+}
+
+pub struct Tiler<'a> {
+    pub runs: Runs<'a>,
+    levels: &'a [&'a dyn Subgroup],
+    orders: Vec<u128>,
+    bottom: &'a dyn Ranker,
+    opts: &'a Options,
+    ctl: &'a Control,
+    /// What a single run does in its coset, by (level, segments), relative to its start
+    /// (position indices from 0, positions from the identity): the outcome does not
+    /// depend on where the run starts, since left multiplication maps cosets to cosets.
+    memo: HashMap<(usize, Vec<(NodeId, bool)>), Outcome>,
+}
+
+impl<'a> Tiler<'a> {
+    pub fn new(
+        alpha: &'a Alphabet,
+        levels: &'a [&'a dyn Subgroup],
+        bottom: &'a dyn Ranker,
+        opts: &'a Options,
+        ctl: &'a Control,
+    ) -> Tiler<'a> {
+        let member = levels
+            .iter()
+            .map(|h| alpha.perms.iter().map(|p| h.contains(p)).collect())
+            .collect();
+        Tiler {
+            runs: Runs::new(alpha, member),
+            levels,
+            orders: levels.iter().map(|h| h.order()).collect(),
+            bottom,
+            opts,
+            ctl,
+            memo: HashMap::new(),
+        }
+    }
+
+    /// Tiles the coset of `H_l` that the runs (in word order, all starting in one coset,
+    /// all letters in `H_l`) land in.
+    pub fn tile(&mut self, l: usize, runs: Vec<Run<'_>>) -> Result<Outcome, Stop> {
+        self.ctl.check()?;
+        let single = (runs.len() == 1).then(|| (l, runs[0].key()));
+        if let Some(k) = &single {
+            if let Some(o) = self.memo.get(k) {
+                return Ok(o.shift(runs[0].pos0, &runs[0].start, false));
+            }
+        }
+        let positions = runs.iter().map(|r| r.len + 1).sum::<u128>();
+        let out = if positions > self.orders[l] && self.orders[l] > self.opts.exact_below {
+            // More positions than elements: a repeat for certain (pigeonhole); finding the
+            // first exactly could mean descending the whole coset.
+            Outcome::Overfull {
+                level: l,
+                entered: runs[0].pos0,
+                again: runs.get(1).map_or(runs[0].pos0, |r| r.pos0),
+                positions,
+            }
+        } else if l == 0 {
+            self.walk(&runs)?
+        } else {
+            self.split_and_tile(l, &runs)?
+        };
+        if let Some(k) = single {
+            self.memo
+                .insert(k, out.shift(runs[0].pos0, &runs[0].start, true));
+        }
+        Ok(out)
+    }
+
+    fn split_and_tile(&mut self, l: usize, runs: &[Run<'_>]) -> Result<Outcome, Stop> {
+        let max = self.opts.max_runs;
+        let mut subs = Vec::new();
+        for r in runs {
+            self.ctl.check()?;
+            self.runs.split(r, l - 1, max, &mut subs).map_err(|n| {
+                Stop::Budget(format!(
+                    "more than {max} runs of H{} in one coset of level {l} ({n} so far)",
+                    l - 1
+                ))
+            })?;
+        }
+        let below = self.levels[l - 1];
+        let mut slot: HashMap<Vec<u16>, usize> = HashMap::new();
+        let mut groups: Vec<Vec<Run<'_>>> = Vec::new();
+        for s in subs {
+            let k = below.coset_key(&s.start);
+            let g = *slot.entry(k).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[g].push(s);
+        }
+        let mut best: Option<Outcome> = None;
+        let mut covered = 0u128;
+        for g in groups {
+            if let Some(at) = best.as_ref().and_then(|b| b.at()) {
+                // Every repeat in this group comes after its first position.
+                if g[0].pos0 >= at {
+                    continue;
+                }
+            }
+            let out = self.tile(l - 1, g)?;
+            match out.at() {
+                None => {
+                    if let Outcome::Covered(n) = out {
+                        covered += n
+                    }
+                }
+                Some(at) => {
+                    if best.as_ref().and_then(|b| b.at()).is_none_or(|b| at < b) {
+                        best = Some(out);
+                    }
+                }
+            }
+        }
+        Ok(best.unwrap_or(Outcome::Covered(covered)))
+    }
+
+    /// Walks the runs of one coset of `H_0` on a bitset, relative to the first start.
+    fn walk(&mut self, runs: &[Run<'_>]) -> Result<Outcome, Stop> {
+        let n = self.orders[0] as u64;
+        self.ctl
+            .reserve("a bitset of the bottom group", n.div_ceil(8))?;
+        let mut bits = vec![0u64; n.div_ceil(64) as usize];
+        let anchor = runs[0].start.clone();
+        let anchor_inv = anchor.inverse();
+        let mut covered = 0u128;
+        let found = self.scan(runs, &anchor_inv, &mut |r, _, _| {
+            let (w, m) = ((r >> 6) as usize, 1u64 << (r & 63));
+            let seen = bits[w] & m != 0;
+            bits[w] |= m;
+            covered += 1;
+            !seen
+        })?;
+        let Some((index, rank, rel)) = found else {
+            return Ok(Outcome::Covered(covered));
+        };
+        // The first visit of the repeated position.
+        let first = self
+            .scan(runs, &anchor_inv, &mut |r, _, _| r != rank)?
+            .map(|(i, _, _)| i)
+            .expect("a repeated position was seen before");
+        Ok(Outcome::Repeat {
+            index,
+            repeats: first,
+            position: anchor.then(&rel),
+            entered: runs[0].pos0,
+        })
+    }
+
+    /// Visits the positions of the runs in order as ranks relative to the anchor; stops
+    /// at the first where `f(rank, index, position)` is false and returns it.
+    #[allow(clippy::type_complexity)]
+    fn scan(
+        &self,
+        runs: &[Run<'_>],
+        anchor_inv: &Perm,
+        f: &mut dyn FnMut(u64, u128, &Perm) -> bool,
+    ) -> Result<Option<(u128, u64, Perm)>, Stop> {
+        let alpha = self.runs.alpha;
+        for r in runs {
+            let mut cur = anchor_inv.then(&r.start);
+            let mut idx = r.pos0;
+            let mut stop: Option<Result<(u128, u64, Perm), Stop>> = None;
+            let mut visit = |cur: &Perm, idx: u128, stop: &mut Option<_>| -> bool {
+                if idx & 0xffff == 0 {
+                    if let Err(e) = self.ctl.check() {
+                        *stop = Some(Err(e.into()));
+                        return false;
+                    }
+                }
+                let Some(k) = self.bottom.rank(cur) else {
+                    *stop = Some(Err(Stop::Budget(
+                        "the coset keys of H0 put positions of different cosets together"
+                            .to_string(),
+                    )));
+                    return false;
+                };
+                if !f(k, idx, cur) {
+                    *stop = Some(Ok((idx, k, cur.clone())));
+                    return false;
+                }
+                true
+            };
+            if visit(&cur, idx, &mut stop) {
+                for &(w, inv) in &r.segs {
+                    let go = each_letter(alpha, w, inv, &mut |x| {
+                        cur.then_assign(&alpha.perms[x as usize]);
+                        idx += 1;
+                        visit(&cur, idx, &mut stop)
+                    });
+                    if !go {
+                        break;
+                    }
+                }
+            }
+            if let Some(s) = stop {
+                return s.map(Some);
+            }
+        }
+        Ok(None)
+    }
+}
