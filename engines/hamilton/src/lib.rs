@@ -9,9 +9,11 @@
 //!   [`coords::CoordRanker`], a [`puz_core::Ranker`] for groups that fit in memory.
 //! - [`words`]: surgery on nested words (cut, rotate, replace a letter, substitute letters).
 //! - [`gray`], [`plain`], [`product`], [`coset`]: Jaap Scherphuis's constructions.
+//! - [`chain`]: Hamilton cycles along a chain of subgroups, as shared nested words.
 //! - [`search`]: `hamilton(G)`, a Hamilton cycle of a group that fits in memory.
 //! - [`testkit`]: puzzles from the seeds and an enumerating ranker, for tests and benches.
 
+pub mod chain;
 pub mod check;
 pub mod compile;
 pub mod coords;
