@@ -106,7 +106,14 @@ impl CosetKeys {
     /// The canonical element of the right coset `H·y`, in place (`y` as images).
     pub fn canonical_right(&self, y: &mut [u16]) {
         let n = self.n;
-        let mut tmp = vec![0u16; self.support.len()];
+        let mut small = [0u16; 256];
+        let mut big = Vec::new();
+        let tmp: &mut [u16] = if self.support.len() <= small.len() {
+            &mut small[..self.support.len()]
+        } else {
+            big.resize(self.support.len(), 0);
+            &mut big
+        };
         for l in &self.levels {
             let mut best = 0;
             let mut best_img = u16::MAX;
@@ -132,11 +139,18 @@ impl CosetKeys {
     /// The key of the left coset `x·H` (`x` as images) into `out`: equal keys exactly
     /// when `x⁻¹·x'` lies in `H`.
     pub fn left_key(&self, x: &[u16], out: &mut Vec<u16>) {
-        let mut y = vec![0u16; self.n];
+        let mut small = [0u16; 256];
+        let mut big = Vec::new();
+        let y: &mut [u16] = if self.n <= small.len() {
+            &mut small[..self.n]
+        } else {
+            big.resize(self.n, 0);
+            &mut big
+        };
         for (i, &v) in x.iter().enumerate() {
             y[v as usize] = i as u16;
         }
-        self.canonical_right(&mut y);
+        self.canonical_right(y);
         out.clear();
         out.extend(self.key_points.iter().map(|&p| y[p as usize]));
     }

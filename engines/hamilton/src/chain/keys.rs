@@ -7,6 +7,12 @@ use std::hash::BuildHasherDefault;
 
 type Fast = BuildHasherDefault<FoldHasher>;
 
+/// A key ready for insertion.
+pub enum Made {
+    Packed(u128),
+    Whole(Box<[u16]>),
+}
+
 /// Coset keys mapped to node numbers.
 pub struct Seen {
     bits: u32,
@@ -34,6 +40,35 @@ impl Seen {
             x = x << self.bits | k as u128;
         }
         Some(x)
+    }
+
+    /// The key in the form [`Seen::insert_made`] takes (made on any thread).
+    pub fn make(&self, key: &[u16]) -> Made {
+        match self.pack(key) {
+            Some(x) => Made::Packed(x),
+            None => Made::Whole(key.into()),
+        }
+    }
+
+    /// [`Seen::insert`] of a key made by [`Seen::make`].
+    pub fn insert_made(&mut self, key: Made, id: u32) -> Option<u32> {
+        let (map_p, map_w) = (&mut self.packed, &mut self.whole);
+        match key {
+            Made::Packed(x) => match map_p.entry(x) {
+                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(id);
+                    None
+                }
+            },
+            Made::Whole(k) => match map_w.entry(k) {
+                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(id);
+                    None
+                }
+            },
+        }
     }
 
     /// Inserts `key` with `id`; returns the number already there, if any.

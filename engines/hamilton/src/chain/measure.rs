@@ -447,7 +447,7 @@ mod tests {
             prop_assert_eq!(r.letters(&a), expect);
             let found = all.iter().enumerate().skip(i).find(|x| *x.1 == look).map(|x| x.0 as u128);
             prop_assert_eq!(m.find(&w, look, i as u128), found);
-            let last = all.iter().enumerate().take(i + 1).filter(|x| *x.1 == look).map(|x| x.0 as u128).last();
+            let last = all.iter().enumerate().take(i + 1).filter(|x| *x.1 == look).map(|x| x.0 as u128).next_back();
             prop_assert_eq!(m.rfind(&w, look, i as u128), last);
         }
     }

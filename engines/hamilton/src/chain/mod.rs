@@ -6,6 +6,7 @@
 //! - [`measure`]: lengths, products, letter searches and cuts of such words, memoised by
 //!   node identity so a DAG with heavy sharing is never walked as a tree.
 //! - [`balance`]: balanced nesting of long flat sequences.
+//! - [`effect`]: Hamilton paths with a short word as effect (one exchange of two edges).
 //! - [`splice`]: a level where `d` commutes with a letter of `H_k` (coset tree of detours).
 //! - [`keys`]: the set of cosets seen, by exact key.
 //!
@@ -13,6 +14,7 @@
 //! puz-group's `CosetKeys` by the caller: this crate depends on puz-core only.
 
 pub mod balance;
+pub mod effect;
 pub mod keys;
 pub mod measure;
 pub mod splice;

@@ -15,12 +15,16 @@
 //! Norskog's start: with a path `P_e` of effect `e` where `e·d` has order `k`, the walk
 //! `(P_e d)^k` closes after `k` cosets; these form the roots instead of `H` alone.
 
-use super::keys::Seen;
+use super::keys::{Made, Seen};
 use super::measure::{cat, Measure};
 use super::{ChainError, Subgroup};
 use puz_core::{Alphabet, Control, Perm, Word};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::time::Instant;
+
+/// Nodes whose candidate keys are computed together (in parallel).
+const BATCH: usize = 2048;
 
 /// How to build a commuting level.
 #[derive(Clone, Debug)]
@@ -30,6 +34,10 @@ pub struct SpliceOptions {
     pub splice_letter: Option<u32>,
     /// Norskog's ring `(P_e d)^k` from the effect letter `e`; without it the root is `H`.
     pub ring: Option<u32>,
+    /// A Hamilton path of `H` (from the identity) with any effect `e`, walked at the root
+    /// in place of the cycle: the result is a Hamilton path of `<H, d>` with the same
+    /// effect (the detours do not change it). Not with `ring`.
+    pub path: Option<Word>,
     /// Splice indices to start with (doubled while cosets remain unreached).
     pub points: usize,
     /// Give up when this many splice indices still leave cosets unreached.
@@ -41,6 +49,7 @@ impl Default for SpliceOptions {
         SpliceOptions {
             splice_letter: None,
             ring: None,
+            path: None,
             points: 16,
             max_points: 4096,
         }
@@ -133,7 +142,8 @@ fn add_points(m: &mut Measure, p: &mut Path, v: u32, d: &Perm, target: usize) {
 }
 
 /// A Hamilton cycle of `<H, d>` (of order `order`) from a Hamilton cycle of `H`, when
-/// `d` commutes with a letter of `H`.
+/// `d` commutes with a letter of `H` (with [`SpliceOptions::path`], a Hamilton path of
+/// the same effect as that path).
 #[allow(clippy::too_many_arguments)]
 pub fn commuting_level(
     alpha: &Alphabet,
@@ -149,7 +159,7 @@ pub fn commuting_level(
     let dp = alpha.perms[d as usize].clone();
     let di = alpha.inverse[d as usize];
     let h_order = below.order();
-    if order % h_order != 0 {
+    if !order.is_multiple_of(h_order) {
         return Err(ChainError::Invalid(format!(
             "{order} is not a multiple of the order {h_order} below"
         )));
@@ -191,16 +201,35 @@ pub fn commuting_level(
             alpha.names[v as usize], alpha.names[d as usize]
         )));
     }
+    if opts.ring.is_some() && opts.path.is_some() {
+        return Err(ChainError::Invalid(
+            "a ring or a path at the root, not both".into(),
+        ));
+    }
     let mut paths = Vec::new();
-    for effect in std::iter::once(v).chain(opts.ring) {
-        let word = m.path_with_effect(cycle, effect).ok_or_else(|| {
-            ChainError::Invalid(format!(
-                "neither {} nor its inverse occurs in the cycle",
-                alpha.names[effect as usize]
-            ))
-        })?;
-        debug_assert_eq!(m.product(&word), alpha.perms[effect as usize]);
+    for effect in std::iter::once(Some(v))
+        .chain(opts.ring.map(Some))
+        .chain(opts.path.as_ref().map(|_| None))
+    {
+        let word = match effect {
+            Some(effect) => {
+                let w = m.path_with_effect(cycle, effect).ok_or_else(|| {
+                    ChainError::Invalid(format!(
+                        "neither {} nor its inverse occurs in the cycle",
+                        alpha.names[effect as usize]
+                    ))
+                })?;
+                debug_assert_eq!(m.product(&w), alpha.perms[effect as usize]);
+                w
+            }
+            None => opts.path.clone().expect("a root path"),
+        };
         let len = m.len(&word);
+        if effect.is_none() && len + 1 != h_order {
+            return Err(ChainError::Invalid(format!(
+                "the root path has {len} letters, the group below {h_order} elements"
+            )));
+        }
         let mut p = Path {
             word,
             len,
@@ -228,12 +257,13 @@ pub fn commuting_level(
     };
     let mut seen = Seen::new(n);
     let mut key = Vec::new();
-    // Roots: H itself, or the ring of cosets (e d)^j H.
+    // Roots: H itself (walked by P_v or the given path), or the ring (e d)^j H.
     match opts.ring {
         None => {
             below.coset_key(Perm::identity(n).images(), &mut key);
             seen.insert(&key, 0);
-            tree.push(u32::MAX, u32::MAX, 0, 0, Perm::identity(n).images());
+            let root_path = if opts.path.is_some() { 1 } else { 0 };
+            tree.push(u32::MAX, u32::MAX, root_path, 0, Perm::identity(n).images());
         }
         Some(e) => {
             let ed = alpha.perms[e as usize].then(&dp);
@@ -261,28 +291,53 @@ pub fn commuting_level(
     let mut a = vec![0u16; n];
     let mut head = 0usize;
     loop {
-        // Breadth-first: expand each node with the splice indices it has not tried.
+        // Breadth-first: expand each node with the splice indices it has not tried, the
+        // keys of a batch of nodes in parallel, inserted in order (the same tree on any
+        // number of threads).
         while head < tree.len() && (seen.len() as u64) < index {
-            if head % 4096 == 0 {
-                ctl.check()?;
-            }
-            let path = &paths[tree.path[head] as usize];
-            let from = tree.done[head] as usize;
-            for s in from..path.steps.len() {
-                let x = tree.anchor(head);
-                for (o, &y) in a.iter_mut().zip(x) {
-                    *o = path.steps[s][y as usize];
-                }
-                below.coset_key(&a, &mut key);
-                stats.keys += 1;
+            ctl.check()?;
+            let end = (head + BATCH).min(tree.len());
+            let jobs: Vec<(u32, u32)> = (head..end)
+                .flat_map(|j| {
+                    let have = paths[tree.path[j] as usize].steps.len() as u32;
+                    (tree.done[j]..have).map(move |s| (j as u32, s))
+                })
+                .collect();
+            let tree_ref = &tree;
+            let paths_ref = &paths;
+            let seen_ref = &seen;
+            let made: Vec<Made> = jobs
+                .par_iter()
+                .map_init(
+                    || (vec![0u16; n], Vec::new()),
+                    |(a, key), &(j, s)| {
+                        let path = &paths_ref[tree_ref.path[j as usize] as usize];
+                        let step = &path.steps[s as usize];
+                        for (o, &y) in a.iter_mut().zip(tree_ref.anchor(j as usize)) {
+                            *o = step[y as usize];
+                        }
+                        below.coset_key(a, key);
+                        seen_ref.make(key)
+                    },
+                )
+                .collect();
+            stats.keys += jobs.len() as u64;
+            for (&(j, s), k) in jobs.iter().zip(made) {
                 let id = tree.len() as u32;
-                if seen.insert(&key, id).is_none() {
-                    let dep = tree.depth[head] + 1;
-                    tree.push(head as u32, s as u32, 0, dep, &a);
+                if seen.insert_made(k, id).is_none() {
+                    let path = &paths[tree.path[j as usize] as usize];
+                    let step = &path.steps[s as usize];
+                    for (o, &y) in a.iter_mut().zip(tree.anchor(j as usize)) {
+                        *o = step[y as usize];
+                    }
+                    let dep = tree.depth[j as usize] + 1;
+                    tree.push(j, s, 0, dep, &a);
                 }
             }
-            tree.done[head] = path.steps.len() as u32;
-            head += 1;
+            for j in head..end {
+                tree.done[j] = paths[tree.path[j] as usize].steps.len() as u32;
+            }
+            head = end;
         }
         if seen.len() as u64 >= index {
             break;
@@ -320,7 +375,10 @@ pub fn commuting_level(
     stats.tree_depth = tree.depth.iter().copied().max().unwrap_or(0);
     stats.seconds_tree = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    let word = build_words(&mut m, &paths, &tree, d, di, v, alpha, stats.ring, ctl)?;
+    let close = opts.path.is_none();
+    let word = build_words(
+        &mut m, &paths, &tree, d, di, v, alpha, stats.ring, close, ctl,
+    )?;
     stats.seconds_words = t1.elapsed().as_secs_f64();
     Ok((word, stats))
 }
@@ -337,6 +395,7 @@ fn build_words(
     v: u32,
     alpha: &Alphabet,
     ring: u64,
+    close: bool,
     ctl: &Control,
 ) -> Result<Word, ChainError> {
     let count = tree.len();
@@ -396,7 +455,9 @@ fn build_words(
         items.push(seg);
         words[id] = Some(cat(items));
     }
-    let word = if ring == 0 {
+    let word = if !close {
+        words[0].take().expect("root")
+    } else if ring == 0 {
         cat(vec![
             words[0].take().expect("root"),
             Word::Letter(alpha.inverse[v as usize]),

@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::check::{check, Kind, Mode};
-use crate::coords::CoordRanker;
 use crate::testkit::{alphabet, floppy, letter, parse, row, BfsRanker};
 use puz_core::{Perm, Puzzle, Ranker};
 use puz_group::cosets::CosetKeys;
@@ -167,7 +166,9 @@ fn cube2_six_faces_along_u_r_d_l() {
     let gs = groups(&a, &moves, &ctl);
     let sub = Alphabet::new(a.names[..4].to_vec(), a.perms[..4].to_vec()).unwrap();
     let r2 = BfsRanker::new(&sub.perms);
+    let t = std::time::Instant::now();
     let base = crate::hamilton(&sub, &r2, &ctl).unwrap();
+    eprintln!("cube2: hamilton(<U,R>) {:?}", t.elapsed());
     let mut word = balance(&base, balance::FANOUT);
     for k in 2..4 {
         let below = Keys(CosetKeys::new(&gs[k - 1], Some(&gs[k]), &ctl).unwrap());
@@ -182,10 +183,54 @@ fn cube2_six_faces_along_u_r_d_l() {
             &ctl,
         )
         .unwrap();
-        let gens: Vec<Perm> = a.perms[..2 * (k + 1)].to_vec();
-        let r = CoordRanker::new(gens, p.degree(), &ctl).unwrap();
+        eprintln!("cube2 level {k}: {stats:?}");
+        let t = std::time::Instant::now();
+        let r = &gs[k];
         assert_eq!(r.size().unwrap() as u128, order(&gs[k]));
-        assert_eq!(walk(&w, &a, &r), Kind::Cycle, "level {k}: {stats:?}");
+        assert_eq!(walk(&w, &a, r), Kind::Cycle, "level {k}: {stats:?}");
+        eprintln!("cube2 level {k}: ranked and walked in {:?}", t.elapsed());
         word = w;
+    }
+}
+
+/// Hamilton paths of `<U,R>` with three-letter effects by one exchange, carried up to
+/// `<U,R,D>` of the 2x2x2 by the commuting splice, which keeps the effect; walked on the
+/// whole group. The search's cycle alternates `U` and `R` turns, so one exchange gives
+/// only effects `a' g b` with `a`, `b` of different faces (`R' U' U'`), not Norskog's
+/// `U' R' U`.
+#[test]
+fn effect_paths_carried_up_a_level() {
+    let ctl = Control::default();
+    let p = puz_testkit::cubies::cube2_six();
+    let moves = ["U", "R", "D"];
+    let a = alphabet(&p, &moves);
+    let gs = groups(&a, &moves, &ctl);
+    let sub = Alphabet::new(a.names[..4].to_vec(), a.perms[..4].to_vec()).unwrap();
+    let base = balance(&crate::hamilton(&sub, &gs[1], &ctl).unwrap(), 8);
+    let below = Keys(CosetKeys::new(&gs[1], Some(&gs[2]), &ctl).unwrap());
+    let id = Perm::identity(p.degree());
+    let same_kind = parse(&a, "U' R' U", &[]).eval(&a, p.degree());
+    assert!(
+        super::effect::exchange_path(&sub, &base, &gs[1], &same_kind, &ctl)
+            .unwrap()
+            .is_none()
+    );
+    for text in ["R' U' U'", "U R R"] {
+        let e = parse(&a, text, &[]).eval(&a, p.degree());
+        let path = super::effect::exchange_path(&sub, &base, &gs[1], &e, &ctl)
+            .unwrap()
+            .unwrap_or_else(|| panic!("no exchange gives {text}"));
+        let rep = check(&path, &a, &id, &gs[1], Mode::Hamilton, &ctl).unwrap();
+        assert_eq!(rep.kind, Kind::Path);
+        let opts = SpliceOptions {
+            path: Some(path),
+            ..Default::default()
+        };
+        let d = letter(&a, "D");
+        let (w, _) = commuting_level(&a, &base, &below, order(&gs[2]), d, &opts, &ctl).unwrap();
+        let mut m = Measure::new(&a, p.degree());
+        assert_eq!(m.product(&w), e);
+        let rep = check(&w, &a, &id, &gs[2], Mode::Hamilton, &ctl).unwrap();
+        assert_eq!(rep.kind, Kind::Path, "{text}");
     }
 }
