@@ -7,6 +7,11 @@
 //! position once, from `v_{a+1}` to `v_{b+1}`, so the effect is `c_a'·g·c_b`. The cycle's
 //! positions are indexed once by rank (4 bytes and a letter per position); then each
 //! index `a` tries the letters `c_b` for which `c_a·e·c_b'` is a letter `g`.
+//!
+//! The search's cycle of `<U,R>` alternates `U` and `R` turns (its cover is `(U R)^m`, its
+//! joins keep the alternation), so `c_a` and `c_b` are turns of different faces: effects
+//! such as `R' U' U'`, not Norskog's `R'U'R` or `U'R'U`, and that cycle has no 4-cycle
+//! to reverse a stretch by. Those effects need a cycle that breaks the alternation.
 
 use super::measure::{cat, inverse, Measure};
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker, Word};
@@ -34,6 +39,31 @@ pub fn exchange_path(
     Ok(None)
 }
 
+/// The index of each position of the cycle (by rank) and the letter leaving it.
+fn index_cycle(
+    alpha: &Alphabet,
+    cycle: &Word,
+    ranker: &dyn Ranker,
+    size: u64,
+    ctl: &Control,
+) -> Result<(Vec<u32>, Vec<u8>), Interrupt> {
+    ctl.reserve("indexing a Hamilton cycle by rank", size * 5)?;
+    let n = alpha.perms[0].degree();
+    let mut index = vec![u32::MAX; size as usize];
+    let mut letters = vec![0u8; size as usize];
+    let mut p = Perm::identity(n);
+    for (j, l) in cycle.stream(alpha).enumerate() {
+        if j % (1 << 20) == 0 {
+            ctl.check()?;
+        }
+        let r = ranker.rank(&p).expect("the cycle stays in the group") as usize;
+        index[r] = j as u32;
+        letters[j] = l as u8;
+        p.then_assign(&alpha.perms[l as usize]);
+    }
+    Ok((index, letters))
+}
+
 fn exchange_one_way(
     alpha: &Alphabet,
     cycle: &Word,
@@ -48,19 +78,7 @@ fn exchange_one_way(
     if len != size as u128 || len < 3 || alpha.len() > 255 {
         return Ok(None);
     }
-    ctl.reserve("indexing a Hamilton cycle by rank", size * 5)?;
-    let mut index = vec![u32::MAX; size as usize];
-    let mut letters = vec![0u8; size as usize];
-    let mut p = Perm::identity(n);
-    for (j, l) in cycle.stream(alpha).enumerate() {
-        if j % (1 << 20) == 0 {
-            ctl.check()?;
-        }
-        let r = ranker.rank(&p).expect("the cycle stays in the group") as usize;
-        index[r] = j as u32;
-        letters[j] = l as u8;
-        p.then_assign(&alpha.perms[l as usize]);
-    }
+    let (index, letters) = index_cycle(alpha, cycle, ranker, size, ctl)?;
     // g = c_a · target · c_b' when that is a letter.
     let k = alpha.len();
     let mut exchange = vec![None; k * k];

@@ -26,6 +26,7 @@ use puz_core::{Alphabet, Control, Interrupt, Word};
 use std::fmt;
 
 pub use balance::balance;
+pub use effect::exchange_path;
 pub use measure::Measure;
 pub use splice::{commuting_level, SpliceOptions, SpliceStats};
 
@@ -69,6 +70,40 @@ impl From<Interrupt> for ChainError {
     fn from(i: Interrupt) -> Self {
         ChainError::Interrupt(i)
     }
+}
+
+/// A chain for the generators `gens` (letters, one per move) when none is given: a pair
+/// that does not commute generates the bottom group (for the search), then each next
+/// generator commutes with one before it, as the commuting splice needs; of the pairs,
+/// the one that leads to the longest chain, earliest in `gens` on ties. The generators
+/// that commute with none of the chain are returned apart (they need a level that joins
+/// several cosets at once, such as Norskog's `F` level). For `U R D L F` on the 3x3x3:
+/// `[U, R, D, L]` and `[F]`.
+pub fn commuting_order(alpha: &Alphabet, gens: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let perm = |l: u32| &alpha.perms[l as usize];
+    let commute = |a: u32, b: u32| perm(a).then(perm(b)) == perm(b).then(perm(a));
+    let mut best: (Vec<u32>, Vec<u32>) = (gens.to_vec(), Vec::new());
+    let mut best_len = 0;
+    for (i, &a) in gens.iter().enumerate() {
+        for &b in &gens[i + 1..] {
+            if commute(a, b) {
+                continue;
+            }
+            let mut chain = vec![a, b];
+            let mut rest: Vec<u32> = gens.iter().copied().filter(|&x| x != a && x != b).collect();
+            while let Some(k) = rest
+                .iter()
+                .position(|&x| chain.iter().any(|&y| commute(x, y)))
+            {
+                chain.push(rest.remove(k));
+            }
+            if chain.len() > best_len {
+                best_len = chain.len();
+                best = (chain, rest);
+            }
+        }
+    }
+    best
 }
 
 /// One step up the chain: the letter added and the group below it.

@@ -234,3 +234,44 @@ fn effect_paths_carried_up_a_level() {
         assert_eq!(rep.kind, Kind::Path, "{text}");
     }
 }
+
+#[test]
+fn norskogs_chain_is_the_default_order_of_the_faces() {
+    let p = puz_testkit::cubies::cube3();
+    let a = alphabet(&p, &["F", "U", "R", "D", "L"]);
+    let l = |m: &str| letter(&a, m);
+    let gens = [l("F"), l("U"), l("R"), l("D"), l("L")];
+    // From F and U the chain stops at D; from U and R it takes D and L.
+    for gens in [gens, [l("U"), l("R"), l("D"), l("L"), l("F")]] {
+        let (chain, rest) = commuting_order(&a, &gens);
+        assert_eq!(chain, vec![l("U"), l("R"), l("D"), l("L")]);
+        assert_eq!(rest, vec![l("F")]);
+    }
+}
+
+#[test]
+fn along_a_whole_chain_in_one_call() {
+    let ctl = Control::default();
+    let p = row(6);
+    let moves = ["S0", "S1", "S2", "S3", "S4"];
+    let a = alphabet(&p, &moves);
+    let gs = groups(&a, &moves, &ctl);
+    let keys: Vec<Keys> = (1..4)
+        .map(|k| Keys(CosetKeys::new(&gs[k], Some(&gs[k + 1]), &ctl).unwrap()))
+        .collect();
+    let levels: Vec<Level> = (2..5)
+        .map(|k| Level {
+            letter: letter(&a, moves[k]),
+            below: &keys[k - 2],
+            order: order(&gs[k]),
+            options: Default::default(),
+        })
+        .collect();
+    let base = parse(&a, "(S0 S1)3", &[]);
+    let (w, stats) = along_chain(&a, &base, &levels, &ctl).unwrap();
+    assert_eq!(
+        stats.iter().map(|s| s.cosets).collect::<Vec<_>>(),
+        [4, 5, 6]
+    );
+    assert_eq!(walk(&w, &a, &BfsRanker::new(&a.perms)), Kind::Cycle);
+}
