@@ -30,9 +30,15 @@ fn node_id(items: &Arc<[Word]>) -> usize {
     items.as_ptr() as *const u8 as usize
 }
 
-/// A node worth remembering: shared, or with many letters below it.
-fn worth(items: &Arc<[Word]>, len: u128, long: u128) -> bool {
-    !items.is_empty() && (Arc::strong_count(items) > 1 || len >= long)
+/// A node worth remembering: shared (itself, or the inverse, repetition or name that
+/// wraps it: `wrapped`), or with many letters below it.
+fn worth(items: &Arc<[Word]>, len: u128, long: u128, wrapped: bool) -> bool {
+    !items.is_empty() && (wrapped || Arc::strong_count(items) > 1 || len >= long)
+}
+
+/// The word inside a wrapper, and whether the wrapper is shared.
+fn inner(x: &Arc<Word>) -> (&Word, bool) {
+    (x, Arc::strong_count(x) > 1)
 }
 
 impl<'a> Measure<'a> {
@@ -70,10 +76,20 @@ impl<'a> Measure<'a> {
 
     /// The number of letters (saturating).
     pub fn len(&mut self, w: &Word) -> u128 {
+        self.len_in(w, false)
+    }
+
+    fn len_in(&mut self, w: &Word, wrapped: bool) -> u128 {
         match w {
             Word::Letter(_) => 1,
-            Word::Named(_, x) | Word::Inverse(x) => self.len(x),
-            Word::Repeat(x, n) => self.len(x).saturating_mul(*n as u128),
+            Word::Named(_, x) | Word::Inverse(x) => {
+                let (x, sh) = inner(x);
+                self.len_in(x, sh)
+            }
+            Word::Repeat(x, n) => {
+                let (x, sh) = inner(x);
+                self.len_in(x, sh).saturating_mul(*n as u128)
+            }
             Word::Seq(items) => {
                 let id = node_id(items);
                 if let Some((_, l)) = self.lens.get(&id) {
@@ -83,7 +99,7 @@ impl<'a> Measure<'a> {
                 for x in items.iter() {
                     l = l.saturating_add(self.len(x));
                 }
-                if worth(items, l, self.long) {
+                if worth(items, l, self.long, wrapped) {
                     self.lens.insert(id, (w.clone(), l));
                 }
                 l
@@ -93,11 +109,24 @@ impl<'a> Measure<'a> {
 
     /// The permutation the word performs.
     pub fn product(&mut self, w: &Word) -> Perm {
+        self.product_in(w, false)
+    }
+
+    fn product_in(&mut self, w: &Word, wrapped: bool) -> Perm {
         match w {
             Word::Letter(l) => self.alpha.perms[*l as usize].clone(),
-            Word::Named(_, x) => self.product(x),
-            Word::Inverse(x) => self.product(x).inverse(),
-            Word::Repeat(x, n) => self.product(x).pow(*n as i64),
+            Word::Named(_, x) => {
+                let (x, sh) = inner(x);
+                self.product_in(x, sh)
+            }
+            Word::Inverse(x) => {
+                let (x, sh) = inner(x);
+                self.product_in(x, sh).inverse()
+            }
+            Word::Repeat(x, n) => {
+                let (x, sh) = inner(x);
+                self.product_in(x, sh).pow(*n as i64)
+            }
             Word::Seq(items) => {
                 let id = node_id(items);
                 if let Some((_, p)) = self.prods.get(&id) {
@@ -113,8 +142,8 @@ impl<'a> Measure<'a> {
                         }
                     }
                 }
-                let l = self.len(w);
-                if worth(items, l, self.long) {
+                let l = self.len_in(w, wrapped);
+                if worth(items, l, self.long, wrapped) {
                     self.prods.insert(id, (w.clone(), p.clone()));
                 }
                 p
@@ -123,14 +152,22 @@ impl<'a> Measure<'a> {
     }
 
     fn mask(&mut self, w: &Word) -> Mask {
+        self.mask_in(w, false)
+    }
+
+    fn mask_in(&mut self, w: &Word, wrapped: bool) -> Mask {
         if self.alpha.len() > 128 {
             return Mask::MAX;
         }
         match w {
             Word::Letter(l) => 1 << *l,
-            Word::Named(_, x) | Word::Repeat(x, _) => self.mask(x),
+            Word::Named(_, x) | Word::Repeat(x, _) => {
+                let (x, sh) = inner(x);
+                self.mask_in(x, sh)
+            }
             Word::Inverse(x) => {
-                let m = self.mask(x);
+                let (x, sh) = inner(x);
+                let m = self.mask_in(x, sh);
                 let mut out = 0;
                 for l in 0..self.alpha.len() {
                     if m >> l & 1 == 1 {
@@ -148,8 +185,8 @@ impl<'a> Measure<'a> {
                 for x in items.iter() {
                     m |= self.mask(x);
                 }
-                let l = self.len(w);
-                if worth(items, l, self.long) {
+                let l = self.len_in(w, wrapped);
+                if worth(items, l, self.long, wrapped) {
                     self.masks.insert(id, (w.clone(), m));
                 }
                 m
@@ -471,6 +508,16 @@ mod tests {
         assert_eq!(m.prefix(&w, len / 3).then(&m.product(&y)), p);
         let i = m.find(&w, 4, len / 2).unwrap();
         assert!(i >= len / 2);
+        // A shared inverse around an unshared sequence is remembered too.
+        let mut x = Word::seq(vec![Word::Letter(0), Word::Letter(2)]);
+        for _ in 0..60 {
+            let inv = Word::seq(vec![x, Word::Letter(2)]).inverse();
+            x = Word::seq(vec![inv.clone(), Word::Letter(4), inv]);
+        }
+        assert_eq!(m.len(&x), m.len(&w) + (1u128 << 61) - 2);
+        let b = crate::chain::balance::balance(&x, 4);
+        assert_eq!(m.len(&b), m.len(&x));
+        assert_eq!(m.product(&b), m.product(&x));
         let cycle = Word::seq(vec![w.clone(), w.clone().inverse()]);
         let path = m.path_with_effect(&cycle, 4).unwrap();
         assert_eq!(m.product(&path), a.perms[4].clone());

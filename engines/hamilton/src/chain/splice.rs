@@ -173,9 +173,9 @@ pub fn commuting_level(
     let index = index as u64;
     let mut m = Measure::new(alpha, n);
     let clen = m.len(cycle);
-    if clen != h_order {
+    if clen != h_order || !m.product(cycle).is_identity() {
         return Err(ChainError::Invalid(format!(
-            "the cycle below has {clen} letters, the group below {h_order} elements"
+            "the cycle below has {clen} letters and must close, the group below {h_order} elements"
         )));
     }
     let v = match opts.splice_letter {
