@@ -5,10 +5,11 @@
 //! `P` is a Hamilton path of `H` with the effect of `v`. Walked from an anchor `x` it
 //! visits the coset `x·H` and ends at `x·v`. At a letter `v` of `P` (index `i`, prefix
 //! product `p_i`) the detour `d W d'`, with `W` any walk of effect `v`, has the effect
-//! `d v d' = v`; it enters the coset `x·p_i·d·H`. So the cosets form a tree: breadth-first
-//! from `H` itself (anchor the identity), a coset with anchor `x` offers at each splice
-//! index `i` (a fixed set for all cosets) the child with anchor `x·p_i·d`, taken when its
-//! coset is new (exact keys). The word of a coset is `P` with its children's detours in
+//! `d v d' = v`; it enters the coset `x·p_i·d·H` (and `d' W d` enters `x·p_i·d'·H`). So
+//! the cosets form a tree: breadth-first from `H` itself (anchor the identity), a coset
+//! with anchor `x` offers at each splice index `i` (a fixed set for all cosets) the
+//! children with anchors `x·p_i·d` and `x·p_i·d'`, one taken when its coset is new (exact
+//! keys). Indices are added while cosets remain unreached. The word of a coset is `P` with its children's detours in
 //! place of their `v` letters; the stretches of `P` between splice indices are shared
 //! words, so a coset costs `4·children + 1` items and a leaf costs nothing (it is `P`).
 //!
@@ -78,7 +79,8 @@ struct Path {
     len: u128,
     /// Splice indices in `word` (letter `v`), in the order they were added.
     points: Vec<u128>,
-    /// `p_i · d` for each splice index, as images.
+    /// Slots: `p_i · d` for each splice index `i`, and `p_i · d'` after it when `d` is
+    /// not its own inverse (the detour `d' W d` has the effect of `v` too), as images.
     steps: Vec<Vec<u16>>,
     /// Places tried for splice indices so far.
     tried: u64,
@@ -124,6 +126,8 @@ fn commute(a: &Perm, b: &Perm) -> bool {
 /// first `v` at or after places spread by the golden ratio, so new places fall between
 /// the old ones.
 fn add_points(m: &mut Measure, p: &mut Path, v: u32, d: &Perm, target: usize) {
+    let di = d.inverse();
+    let both = di != *d;
     let limit = p.tried + 8 * target as u64 + 8;
     while p.points.len() < target && p.tried < limit {
         let frac = (p.tried as f64 * 0.618_033_988_749_894_9).fract();
@@ -135,9 +139,12 @@ fn add_points(m: &mut Measure, p: &mut Path, v: u32, d: &Perm, target: usize) {
         if p.points.contains(&i) {
             continue;
         }
-        let step = m.prefix(&p.word, i).then(d);
+        let pre = m.prefix(&p.word, i);
         p.points.push(i);
-        p.steps.push(step.images().to_vec());
+        p.steps.push(pre.then(d).images().to_vec());
+        if both {
+            p.steps.push(pre.then(&di).images().to_vec());
+        }
     }
 }
 
@@ -257,6 +264,8 @@ pub fn commuting_level(
     };
     let mut seen = Seen::new(n);
     let mut key = Vec::new();
+    // Slots per splice index: d, and d' unless d is its own inverse.
+    let kinds: u32 = if di == d { 1 } else { 2 };
     // Roots: H itself (walked by P_v or the given path), or the ring (e d)^j H.
     match opts.ring {
         None => {
@@ -322,9 +331,16 @@ pub fn commuting_level(
                 )
                 .collect();
             stats.keys += jobs.len() as u64;
+            // A splice index takes one detour: its second slot is skipped when its first
+            // made a child.
+            let mut taken: Option<(u32, u32)> = None;
             for (&(j, s), k) in jobs.iter().zip(made) {
+                if kinds == 2 && s % 2 == 1 && taken == Some((j, s - 1)) {
+                    continue;
+                }
                 let id = tree.len() as u32;
                 if seen.insert_made(k, id).is_none() {
+                    taken = Some((j, s));
                     let path = &paths[tree.path[j as usize] as usize];
                     let step = &path.steps[s as usize];
                     for (o, &y) in a.iter_mut().zip(tree.anchor(j as usize)) {
@@ -344,6 +360,7 @@ pub fn commuting_level(
         }
         // Every node tried every index: add indices and try the new ones everywhere.
         let now = paths[0].points.len();
+        debug_assert_eq!(paths[0].steps.len(), now * kinds as usize);
         if now * 2 > opts.max_points {
             return Err(ChainError::NotReached {
                 reached: seen.len() as u64,
@@ -377,7 +394,7 @@ pub fn commuting_level(
     let t1 = Instant::now();
     let close = opts.path.is_none();
     let word = build_words(
-        &mut m, &paths, &tree, d, di, v, alpha, stats.ring, close, ctl,
+        &mut m, &paths, &tree, d, di, kinds, v, alpha, stats.ring, close, ctl,
     )?;
     stats.seconds_words = t1.elapsed().as_secs_f64();
     Ok((word, stats))
@@ -392,6 +409,7 @@ fn build_words(
     tree: &Tree,
     d: u32,
     di: u32,
+    kinds: u32,
     v: u32,
     alpha: &Alphabet,
     ring: u64,
@@ -430,22 +448,27 @@ fn build_words(
             words[id] = Some(path.word.clone());
             continue;
         }
-        let mut ch: Vec<(u128, u32)> = row
+        let mut ch: Vec<(u128, u32, u32)> = row
             .iter()
-            .map(|&c| (path.points[tree.slot[c as usize] as usize], c))
+            .map(|&c| {
+                let slot = tree.slot[c as usize];
+                (path.points[(slot / kinds) as usize], c, slot % kinds)
+            })
             .collect();
         ch.sort_unstable();
         let mut items = Vec::with_capacity(4 * ch.len() + 1);
         let mut prev = 0u128;
-        for (i, c) in ch {
+        for (i, c, back) in ch {
+            debug_assert!(i >= prev, "one detour per splice index");
+            let (into, out) = if back == 1 { (di, d) } else { (d, di) };
             let seg = segs
                 .entry((pi, prev, i))
                 .or_insert_with(|| m.slice(&path.word, prev, i))
                 .clone();
             items.push(seg);
-            items.push(Word::Letter(d));
+            items.push(Word::Letter(into));
             items.push(words[c as usize].take().expect("child built first"));
-            items.push(Word::Letter(di));
+            items.push(Word::Letter(out));
             prev = i + 1;
         }
         let seg = segs
