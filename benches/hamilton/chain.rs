@@ -4,6 +4,8 @@
 //! `<U,R,D>`) by commuting splices, as nested words with shared sub-words. Each word is
 //! checked by its memoised length (the group's order) and product (the identity), and
 //! random pieces of it are walked (no position twice, every position in the group).
+//! Then Hamilton paths of `<U,R,D,L>` with Norskog's effects `R'U'R`, `R'URU'R`, `U'R'U`
+//! (rotations of the `<U,R>` cycle carried up the same levels).
 //! Prints times and the peak resident memory. `ring` as the first argument starts the
 //! `<U,R,D>` level with Norskog's 63 cosets `(P_{R'} D)^63`.
 
@@ -94,7 +96,8 @@ fn main() {
         peak_rss()
     );
 
-    let mut word = base;
+    let mut word = base.clone();
+    let mut cycles = vec![Word::empty(), base.clone()];
     for k in 2..4 {
         let t = Instant::now();
         let below = Keys(CosetKeys::new(&gs[k - 1], Some(&gs[k]), &ctl).unwrap());
@@ -126,7 +129,45 @@ fn main() {
             "level {k}: 20 random pieces of 200,000 letters walked in {:.2?}",
             t.elapsed()
         );
+        cycles.push(w.clone());
         word = w;
+    }
+
+    // Hamilton paths of <U,R,D,L> with Norskog's effects for the F level: of <U,R> by
+    // rotations of its cycle, then carried up by the commuting splices (which keep the
+    // effect), each checked by its length and product.
+    let words = [("R' U' R", 2), ("R' U R U' R", 4), ("U' R' U", 2)];
+    for (text, rotations) in words {
+        let t = Instant::now();
+        let e = puz_testkit::parse(&a, text, &[]).eval(&a, n);
+        let mut path =
+            puz_hamilton::chain::posa::rotated_path(&sub, &cycles[1], &gs[1], &e, rotations, &ctl)
+                .unwrap()
+                .expect("rotations give the effect");
+        println!("{text}: path of <U,R> in {:.2?}", t.elapsed());
+        for k in 2..4 {
+            let t = Instant::now();
+            let below = Keys(CosetKeys::new(&gs[k - 1], Some(&gs[k]), &ctl).unwrap());
+            let opts = SpliceOptions {
+                path: Some(path.clone()),
+                ..Default::default()
+            };
+            let d = letter(&a, moves[k]);
+            let (w, stats) =
+                commuting_level(&a, &cycles[k - 1], &below, orders[k], d, &opts, &ctl).unwrap();
+            let mut m = Measure::new(&a, n);
+            let len = m.len(&w);
+            let ok = m.product(&w) == e;
+            println!(
+                "{text}: Hamilton path of level {k} in {:.2?}: {} cosets, length {len} (order - 1 = {}), effect {ok}; peak {}",
+                t.elapsed(),
+                stats.cosets,
+                orders[k] - 1,
+                peak_rss()
+            );
+            assert!(ok && len + 1 == orders[k]);
+            path = w;
+        }
     }
     let _ = Perm::identity(n);
 }

@@ -11,7 +11,7 @@
 //! The search's cycle of `<U,R>` alternates `U` and `R` turns (its cover is `(U R)^m`, its
 //! joins keep the alternation), so `c_a` and `c_b` are turns of different faces: effects
 //! such as `R' U' U'`, not Norskog's `R'U'R` or `U'R'U`, and that cycle has no 4-cycle
-//! to reverse a stretch by. Those effects need a cycle that breaks the alternation.
+//! to reverse a stretch by. Those effects come from rotations ([`super::posa`]).
 
 use super::measure::{cat, inverse, Measure};
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker, Word};
@@ -40,7 +40,7 @@ pub fn exchange_path(
 }
 
 /// The index of each position of the cycle (by rank) and the letter leaving it.
-fn index_cycle(
+pub(crate) fn index_cycle(
     alpha: &Alphabet,
     cycle: &Word,
     ranker: &dyn Ranker,
@@ -117,99 +117,6 @@ fn exchange_one_way(
             debug_assert_eq!(m.len(&w), nn - 1);
             if m.product(&w) == *target {
                 return Ok(Some(w));
-            }
-        }
-        p.then_assign(&alpha.perms[ca]);
-    }
-    Ok(None)
-}
-
-/// A Hamilton path with the effect `target` by an exchange and then a rotation (Pósa):
-/// the exchange gives a path from `v_{a+1}` to its end `t` with effect `e1 = c_a'·g·c_b`
-/// and the stretch `v_a .. v_{b+1}` walked backwards; for a letter `h` with `w = t·h` on
-/// that path, walk it to `w`, step to `t` by `h'` and walk the rest backwards. The new
-/// end is the successor of `w`, the effect `e1·h·l` with `l` the letter leaving `w`. On
-/// the backwards stretch `l` is the inverse of the letter that entered `w` in the cycle,
-/// so effects with the same face at both ends (`R'U'R`, `U'R'U`) come out of a cycle that
-/// alternates faces. `None` when no such pair of steps gives `target`.
-pub fn rotation_path(
-    alpha: &Alphabet,
-    cycle: &Word,
-    ranker: &dyn Ranker,
-    target: &Perm,
-    ctl: &Control,
-) -> Result<Option<Word>, Interrupt> {
-    let n = target.degree();
-    let mut m = Measure::new(alpha, n);
-    let len = m.len(cycle);
-    let size = ranker.size().unwrap_or(u64::MAX);
-    if len != size as u128 || len < 4 || alpha.len() > 255 {
-        return Ok(None);
-    }
-    let (index, letters) = index_cycle(alpha, cycle, ranker, size, ctl)?;
-    let nn = size as usize;
-    let k = alpha.len();
-    let inv = |l: usize| alpha.inverse[l] as usize;
-    let mut p = Perm::identity(n);
-    for a in 0..nn {
-        if a % (1 << 18) == 0 {
-            ctl.check()?;
-        }
-        let ca = letters[a] as usize;
-        for g in 0..k {
-            let vb = p.then(&alpha.perms[g]);
-            let Some(r) = ranker.rank(&vb) else {
-                continue;
-            };
-            let b = index[r as usize] as usize;
-            if b == a {
-                continue;
-            }
-            let cb = letters[b] as usize;
-            let e1 = alpha.perms[inv(ca)]
-                .then(&alpha.perms[g])
-                .then(&alpha.perms[cb]);
-            let t = vb.then(&alpha.perms[cb]);
-            // Forward stretch: cycle indices a+1 ..= b at path places 0 ..= l1.
-            let l1 = (b + nn - a - 1) % nn;
-            for h in 0..k {
-                let Some(r) = ranker.rank(&t.then(&alpha.perms[h])) else {
-                    continue;
-                };
-                let j = index[r as usize] as usize;
-                let fwd = (j + nn - a - 1) % nn;
-                let (place, leave) = if fwd < l1 {
-                    (fwd, letters[j] as usize)
-                } else if fwd == l1 {
-                    (l1, inv(g))
-                } else {
-                    let place = l1 + 1 + (a + nn - j) % nn;
-                    (place, inv(letters[(j + nn - 1) % nn] as usize))
-                };
-                // Not the end nor the place before it (that rotation changes nothing).
-                if place + 2 >= nn {
-                    continue;
-                }
-                if e1.then(&alpha.perms[h]).then(&alpha.perms[leave]) != *target {
-                    continue;
-                }
-                let nl = len;
-                let rot = m.rotate(cycle, a as u128 + 1);
-                let bb = l1 as u128;
-                let p1 = cat(vec![
-                    m.slice(&rot, 0, bb),
-                    Word::Letter(alpha.inverse[g]),
-                    inverse(m.slice(&rot, bb + 1, nl - 1)),
-                ]);
-                let place = place as u128;
-                let w = cat(vec![
-                    m.slice(&p1, 0, place),
-                    Word::Letter(alpha.inverse[h]),
-                    inverse(m.slice(&p1, place + 1, nl - 1)),
-                ]);
-                if m.len(&w) == nl - 1 && m.product(&w) == *target {
-                    return Ok(Some(w));
-                }
             }
         }
         p.then_assign(&alpha.perms[ca]);

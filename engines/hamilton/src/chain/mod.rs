@@ -7,6 +7,7 @@
 //!   node identity so a DAG with heavy sharing is never walked as a tree.
 //! - [`balance`]: balanced nesting of long flat sequences.
 //! - [`effect`]: Hamilton paths with a short word as effect (one exchange of two edges).
+//! - [`posa`]: Hamilton paths with longer effects by rotations (`R'URU'R`).
 //! - [`splice`]: a level where `d` commutes with a letter of `H_k` (coset tree of detours).
 //! - [`keys`]: the set of cosets seen, by exact key.
 //!
@@ -17,6 +18,7 @@ pub mod balance;
 pub mod effect;
 pub mod keys;
 pub mod measure;
+pub mod posa;
 pub mod splice;
 
 #[cfg(test)]

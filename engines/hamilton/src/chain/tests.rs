@@ -276,21 +276,22 @@ fn along_a_whole_chain_in_one_call() {
     assert_eq!(walk(&w, &a, &BfsRanker::new(&a.perms)), Kind::Cycle);
 }
 
-/// Norskog's effects with the same face at both ends, which one exchange cannot give
-/// from the search's alternating cycle, by an exchange and a rotation; each path walked.
+/// Norskog's effects for the `F` level by rotations of the search's `<U,R>` cycle: the
+/// same face at both ends (`R'U'R`, `U'R'U`: two rotations, one exchange cannot give
+/// them) and `R'URU'R` (four); each path walked.
 #[test]
-fn same_face_effects_by_an_exchange_and_a_rotation() {
+fn effects_by_rotations() {
     let ctl = Control::default();
     let p = puz_testkit::cubies::cube2_six();
     let a = alphabet(&p, &["U", "R"]);
     let gs = groups(&a, &["U", "R"], &ctl);
     let base = balance(&crate::hamilton(&a, &gs[1], &ctl).unwrap(), 8);
     let id = Perm::identity(p.degree());
-    for text in ["R' U' R", "U' R' U", "R' U R"] {
+    for (text, rotations) in [("R' U' R", 2), ("U' R' U", 2), ("R' U R U' R", 4)] {
         let e = parse(&a, text, &[]).eval(&a, p.degree());
-        let path = super::effect::rotation_path(&a, &base, &gs[1], &e, &ctl)
+        let path = super::posa::rotated_path(&a, &base, &gs[1], &e, rotations, &ctl)
             .unwrap()
-            .unwrap_or_else(|| panic!("no exchange and rotation give {text}"));
+            .unwrap_or_else(|| panic!("no rotations give {text}"));
         assert_eq!(path.eval(&a, p.degree()), e);
         let rep = check(&path, &a, &id, &gs[1], Mode::Hamilton, &ctl).unwrap();
         assert_eq!(rep.kind, Kind::Path, "{text}");
