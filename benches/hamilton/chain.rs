@@ -4,8 +4,9 @@
 //! `<U,R,D>`) by commuting splices, as nested words with shared sub-words. Each word is
 //! checked by its memoised length (the group's order) and product (the identity), and
 //! random pieces of it are walked (no position twice, every position in the group).
-//! Then Hamilton paths of `<U,R,D,L>` with Norskog's effects `R'U'R`, `R'URU'R`, `U'R'U`
-//! (rotations of the `<U,R>` cycle carried up the same levels).
+//! `effect "R' U R U' R" 4` as the arguments: then also a Hamilton path of `<U,R,D,L>`
+//! with that effect (Norskog's `R'U'R`, `R'URU'R`, `U'R'U` for the `F` level): rotations
+//! of the `<U,R>` cycle, carried up the same levels.
 //! Prints times and the peak resident memory. `ring` as the first argument starts the
 //! `<U,R,D>` level with Norskog's 63 cosets `(P_{R'} D)^63`.
 
@@ -68,7 +69,16 @@ fn walk_pieces(w: &Word, a: &Alphabet, g: &Group, pieces: usize, len: u128, seed
 }
 
 fn main() {
-    let ring = std::env::args().nth(1).as_deref() == Some("ring");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let ring = args.first().map(|s| s.as_str()) == Some("ring");
+    // `effect TEXT ROTATIONS`: also a Hamilton path of <U,R,D,L> with that effect.
+    let effect: Option<(String, usize)> = (args.first().map(|s| s.as_str()) == Some("effect"))
+        .then(|| {
+            (
+                args[1].clone(),
+                args[2].parse().expect("a number of rotations"),
+            )
+        });
     let ctl = Control::default().with_progress(|m| eprintln!("  {m}"));
     let p = puz_testkit::cubies::cube3();
     let moves = ["U", "R", "D", "L", "F"];
@@ -136,8 +146,7 @@ fn main() {
     // Hamilton paths of <U,R,D,L> with Norskog's effects for the F level: of <U,R> by
     // rotations of its cycle, then carried up by the commuting splices (which keep the
     // effect), each checked by its length and product.
-    let words = [("R' U' R", 2), ("R' U R U' R", 4), ("U' R' U", 2)];
-    for (text, rotations) in words {
+    for (text, rotations) in effect.iter().map(|(t, r)| (t.as_str(), *r)) {
         let t = Instant::now();
         let e = puz_testkit::parse(&a, text, &[]).eval(&a, n);
         let mut path =
