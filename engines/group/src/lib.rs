@@ -4,11 +4,13 @@
 //! - [`chain`]: base, strong generators and transversals; random Schreier-Sims followed by
 //!   Sims' deterministic verification, so orders are exact.
 //! - [`words`]: shortest-first move sequences for the representatives, then shortened.
+//! - [`cosets`]: exact keys of left cosets of a subgroup (minimal base images).
 //! - [`group`]: the public [`Group`]: order, membership, solving, stages, random elements,
 //!   orbits, stabilisers, subgroups, and ranking (`puz_core::Ranker`).
 //! - [`raw`], [`rng`]: image-slice permutations and a seeded generator for the hot loops.
 
 pub mod chain;
+pub mod cosets;
 pub mod group;
 pub mod raw;
 pub mod rng;

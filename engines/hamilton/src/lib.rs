@@ -12,9 +12,12 @@
 //! - [`surgery`]: surgery on nested words (cut, rotate, replace a letter, substitute letters,
 //!   fold a letter stream).
 //! - [`gray`], [`plain`], [`product`], [`coset`]: Jaap Scherphuis's constructions.
+//! - [`chain`]: Hamilton cycles along a chain of subgroups, as shared nested words.
 //! - [`search`]: `hamilton(G)`, a Hamilton cycle of a group that fits in memory.
+//! - [`chain`]: Hamilton cycles built along a chain of subgroups, far beyond memory.
 
 pub mod certify;
+pub mod chain;
 pub mod check;
 pub mod compile;
 pub mod coords;

@@ -4,7 +4,7 @@
 use super::testutil::*;
 use super::*;
 use crate::coset::{replace_step, Step};
-use crate::testkit::*;
+use puz_testkit::{cycles::*, notation::*, rankers::*};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -368,7 +368,7 @@ fn gray_code_too_large_to_walk() {
     eprintln!("dials(40, 3): {v:?} in {:?}", t.elapsed());
     assert_eq!(v, Verdict::Certified(Kind::Path));
     let digit = |k: usize, letter: usize, radix: u64| crate::gray::Digit {
-        letter: crate::testkit::letter(&alpha, &format!("M{}", 39 - letter)),
+        letter: puz_testkit::letter(&alpha, &format!("M{}", 39 - letter)),
         radix: if k == letter { radix } else { 3 },
     };
     for k in [1, 2, 10, 25, 39] {

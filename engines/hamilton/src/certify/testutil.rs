@@ -5,7 +5,7 @@
 use super::*;
 use crate::check::{check, Mode};
 use crate::coset::{coset_splice, Step};
-use crate::testkit::{alphabet, letter};
+use puz_testkit::{alphabet, letter};
 use crate::words::{replace_at, substitute};
 use puz_core::{Puzzle, Ranker};
 use puz_group::{ChainOptions, Group};
