@@ -14,14 +14,14 @@ use puz_core::{Alphabet, Control, Perm, Word};
 use puz_group::cosets::CosetKeys;
 use puz_group::Group;
 use puz_hamilton::chain::balance::{census, depth, FANOUT};
-use puz_hamilton::chain::{balance, commuting_level, Measure, SpliceOptions, Subgroup};
+use puz_hamilton::chain::{balance, commuting_level, CosetKey, Measure, SpliceOptions};
 use puz_testkit::{alphabet, letter};
 use std::collections::HashSet;
 use std::time::Instant;
 
 struct Keys(CosetKeys);
 
-impl Subgroup for Keys {
+impl CosetKey for Keys {
     fn order(&self) -> u128 {
         self.0.order_u128()
     }

@@ -127,7 +127,7 @@ impl Word {
         self.len_in(&mut HashMap::new())
     }
 
-    fn len_in(&self, memo: &mut HashMap<usize, u128>) -> u128 {
+    fn len_in(&self, memo: &mut HashMap<(usize, u8, u64), u128>) -> u128 {
         let key = self.shared_key();
         if let Some(v) = key.and_then(|k| memo.get(&k)) {
             return *v;
@@ -146,15 +146,21 @@ impl Word {
         v
     }
 
-    /// The address of this node's payload when other words hold it too (only those are
-    /// worth remembering).
-    fn shared_key(&self) -> Option<usize> {
+    /// This node's identity when other words hold its payload too (only those are worth
+    /// remembering): the payload's address with the node's kind and count, since
+    /// `Repeat(x, 2)`, `Repeat(x, 3)` and `Inverse(x)` may share `x`.
+    fn shared_key(&self) -> Option<(usize, u8, u64)> {
+        let shared = |w: &Arc<Word>, tag: u8, n: u64| {
+            (Arc::strong_count(w) > 1).then(|| (Arc::as_ptr(w) as usize, tag, n))
+        };
         match self {
             Word::Letter(_) => None,
-            Word::Seq(items) => (Arc::strong_count(items) > 1).then(|| items.as_ptr() as usize),
-            Word::Repeat(w, _) | Word::Inverse(w) | Word::Named(_, w) => {
-                (Arc::strong_count(w) > 1).then(|| Arc::as_ptr(w) as usize)
+            Word::Seq(items) => {
+                (Arc::strong_count(items) > 1).then(|| (items.as_ptr() as usize, 0, 0))
             }
+            Word::Repeat(w, n) => shared(w, 1, *n),
+            Word::Inverse(w) => shared(w, 2, 0),
+            Word::Named(_, w) => shared(w, 3, 0),
         }
     }
 
@@ -168,7 +174,12 @@ impl Word {
         self.eval_in(alpha, degree, &mut HashMap::new())
     }
 
-    fn eval_in(&self, alpha: &Alphabet, degree: usize, memo: &mut HashMap<usize, Perm>) -> Perm {
+    fn eval_in(
+        &self,
+        alpha: &Alphabet,
+        degree: usize,
+        memo: &mut HashMap<(usize, u8, u64), Perm>,
+    ) -> Perm {
         let key = self.shared_key();
         if let Some(v) = key.and_then(|k| memo.get(&k)) {
             return v.clone();
@@ -423,6 +434,26 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         Alphabet::new(names, vec![a, b, c.clone(), c.inverse()]).unwrap()
+    }
+
+    #[test]
+    fn shared_nodes_of_different_kinds_are_measured_apart() {
+        let al = alpha();
+        let x = Word::seq(vec![Word::Letter(0), Word::Letter(2)]);
+        let w = Word::seq(vec![
+            x.clone().pow(2),
+            x.clone().pow(3),
+            x.clone().inverse(),
+            Word::named("X", x.clone()),
+        ]);
+        let flat: Vec<u32> = w.stream(&al).collect();
+        assert_eq!(w.len(), flat.len() as u128);
+        assert_eq!(w.len(), 4 + 6 + 2 + 2);
+        let mut p = Perm::identity(al.perms[0].degree());
+        for &l in &flat {
+            p = p.then(&al.perms[l as usize]);
+        }
+        assert_eq!(w.eval(&al, p.degree()), p);
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! - [`gray`], [`plain`], [`product`], [`coset`]: Jaap Scherphuis's constructions.
 //! - [`chain`]: Hamilton cycles along a chain of subgroups, as shared nested words.
 //! - [`search`]: `hamilton(G)`, a Hamilton cycle of a group that fits in memory.
-//! - [`chain`]: Hamilton cycles built along a chain of subgroups, far beyond memory.
+//! - [`subgroup`]: the group side the caller provides (orders, exact coset keys).
 
 pub mod certify;
 pub mod chain;
@@ -26,6 +26,7 @@ pub mod gray;
 pub mod plain;
 pub mod product;
 pub mod search;
+pub mod subgroup;
 pub mod surgery;
 
 pub use certify::{

@@ -31,7 +31,7 @@ mod tests {
     use crate::gray::{reflected, Digit};
     use crate::plain::plain_changes;
     use puz_core::{Control, MoveBuilder, NamedMove, Perm, Puzzle, Ranker};
-    use puz_testkit::{cycles::*, notation::*, rankers::*};
+    use puz_testkit::{notation::*, rankers::*};
 
     #[test]
     fn product_of_a_row_and_a_dial() {

@@ -273,7 +273,7 @@ impl Folder {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use puz_testkit::{cycles::*, notation::*, rankers::*};
+    use puz_testkit::{cycles::*, notation::*};
 
     fn al() -> Alphabet {
         alphabet(&six_piece(), &["R", "L", "U"])

@@ -76,17 +76,7 @@ use crate::check::Kind;
 use puz_core::{Alphabet, Control, Frame, Interrupt, Perm, Ranker, Word};
 use std::fmt;
 
-/// One group of the chain.
-pub trait Subgroup: Sync {
-    /// The exact order.
-    fn order(&self) -> u128;
-    /// Membership.
-    fn contains(&self, p: &Perm) -> bool;
-    /// Generators (used to check that the chain is nested).
-    fn generators(&self) -> Vec<Perm>;
-    /// Equal for `x` and `y` exactly when `y = x.then(h)` for some member `h`.
-    fn coset_key(&self, x: &Perm) -> Vec<u16>;
-}
+pub use crate::subgroup::{CosetKey, Subgroup};
 
 /// A chain `H_0 < H_1 < ... < H_{k-1} < G`.
 pub struct Chain<'a> {

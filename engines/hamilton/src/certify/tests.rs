@@ -4,7 +4,7 @@
 use super::testutil::*;
 use super::*;
 use crate::coset::{replace_step, Step};
-use puz_testkit::{cycles::*, notation::*, rankers::*};
+use puz_testkit::{cycles::*, notation::*};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -257,9 +257,6 @@ struct Dials {
 }
 
 impl Subgroup for Dials {
-    fn order(&self) -> u128 {
-        (self.base as u128).pow(((self.d * self.base - self.fixed) / self.base) as u32)
-    }
     fn contains(&self, p: &Perm) -> bool {
         // Each dial turned by some amount, the first ones not at all.
         p.degree() == self.d * self.base
@@ -273,8 +270,15 @@ impl Subgroup for Dials {
     fn generators(&self) -> Vec<Perm> {
         self.gens.clone()
     }
-    fn coset_key(&self, x: &Perm) -> Vec<u16> {
-        x.images()[..self.fixed].to_vec()
+}
+
+impl CosetKey for Dials {
+    fn order(&self) -> u128 {
+        (self.base as u128).pow(((self.d * self.base - self.fixed) / self.base) as u32)
+    }
+    fn coset_key(&self, images: &[u16], out: &mut Vec<u16>) {
+        let x = &Perm::from_images_unchecked(images.to_vec());
+        *out = (|| x.images()[..self.fixed].to_vec())();
     }
 }
 

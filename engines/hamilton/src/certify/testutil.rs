@@ -5,10 +5,10 @@
 use super::*;
 use crate::check::{check, Mode};
 use crate::coset::{coset_splice, Step};
-use puz_testkit::{alphabet, letter};
 use crate::words::{replace_at, substitute};
 use puz_core::{Puzzle, Ranker};
 use puz_group::{ChainOptions, Group};
+use puz_testkit::{alphabet, letter};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -66,27 +66,33 @@ impl Enum {
 }
 
 impl Subgroup for Enum {
-    fn order(&self) -> u128 {
-        self.elems.len() as u128
-    }
     fn contains(&self, p: &Perm) -> bool {
         self.index.contains_key(p)
     }
     fn generators(&self) -> Vec<Perm> {
         self.gens.clone()
     }
-    fn coset_key(&self, x: &Perm) -> Vec<u16> {
-        if let Some((g, label)) = &self.labels {
-            let k = label[g.rank(x).unwrap() as usize];
-            return vec![k as u16, (k >> 16) as u16];
-        }
-        self.elems
-            .iter()
-            .map(|h| x.then(h))
-            .min_by(|a, b| a.images().cmp(b.images()))
-            .unwrap()
-            .images()
-            .to_vec()
+}
+
+impl CosetKey for Enum {
+    fn order(&self) -> u128 {
+        self.elems.len() as u128
+    }
+    fn coset_key(&self, images: &[u16], out: &mut Vec<u16>) {
+        let x = &Perm::from_images_unchecked(images.to_vec());
+        *out = (|| {
+            if let Some((g, label)) = &self.labels {
+                let k = label[g.rank(x).unwrap() as usize];
+                return vec![k as u16, (k >> 16) as u16];
+            }
+            self.elems
+                .iter()
+                .map(|h| x.then(h))
+                .min_by(|a, b| a.images().cmp(b.images()))
+                .unwrap()
+                .images()
+                .to_vec()
+        })();
     }
 }
 
@@ -106,17 +112,20 @@ impl Ranker for Enum {
 pub struct Whole(pub Arc<Group>);
 
 impl Subgroup for Whole {
-    fn order(&self) -> u128 {
-        self.0.order().try_into().unwrap()
-    }
     fn contains(&self, p: &Perm) -> bool {
         self.0.contains(p)
     }
     fn generators(&self) -> Vec<Perm> {
         self.0.generators()
     }
-    fn coset_key(&self, _: &Perm) -> Vec<u16> {
-        Vec::new()
+}
+
+impl CosetKey for Whole {
+    fn order(&self) -> u128 {
+        self.0.order().try_into().unwrap()
+    }
+    fn coset_key(&self, _: &[u16], out: &mut Vec<u16>) {
+        out.clear();
     }
 }
 
@@ -282,7 +291,7 @@ impl Setup {
                 budget: 5_000,
             };
             let id = Perm::identity(self.alpha.perms[0].degree());
-            d.seen.insert(h.coset_key(&id));
+            d.seen.insert(h.key(&id));
             if d.go(id) {
                 return coset_splice(c, &self.alpha, &d.steps, !close);
             }
@@ -318,7 +327,7 @@ impl Dfs<'_> {
     fn onward(&self, y: &Perm) -> usize {
         self.moves
             .iter()
-            .filter(|&&(a, g)| !self.seen.contains(&self.h.coset_key(&self.next(y, a, g))))
+            .filter(|&&(a, g)| !self.seen.contains(&self.h.key(&self.next(y, a, g))))
             .count()
     }
 
@@ -342,7 +351,7 @@ impl Dfs<'_> {
         let mut cand: Vec<(usize, Perm, Vec<u16>, u32, u32)> = Vec::new();
         for &(a, g) in &self.moves {
             let y = self.next(&x, a, g);
-            let k = self.h.coset_key(&y);
+            let k = self.h.key(&y);
             if !self.seen.contains(&k) && !cand.iter().any(|c| c.2 == k) {
                 cand.push((0, y, k, a, g));
             }

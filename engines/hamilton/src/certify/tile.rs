@@ -175,7 +175,7 @@ impl<'a> Tiler<'a> {
         let mut slot: HashMap<Vec<u16>, usize> = HashMap::new();
         let mut groups: Vec<Vec<Run<'_>>> = Vec::new();
         for s in subs {
-            let k = below.coset_key(&s.start);
+            let k = below.key(&s.start);
             let g = *slot.entry(k).or_insert_with(|| {
                 groups.push(Vec::new());
                 groups.len() - 1

@@ -99,7 +99,7 @@ pub fn census(w: &Word) -> (usize, usize) {
 mod tests {
     use super::*;
     use crate::chain::measure::Measure;
-    use crate::testkit::*;
+    use puz_testkit::{cycles::*, notation::*};
 
     #[test]
     fn balanced_words_keep_their_letters_and_cut_cheaply() {

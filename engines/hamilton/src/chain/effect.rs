@@ -128,13 +128,14 @@ fn exchange_one_way(
 mod tests {
     use super::*;
     use crate::check::{check, Kind, Mode};
-    use crate::testkit::{alphabet, parse, six_piece, BfsRanker};
+    use puz_testkit::cycles::six_piece;
+    use puz_testkit::{alphabet, parse, EnumRanker};
 
     #[test]
     fn three_letter_effects_on_the_six_piece_puzzle() {
         // <R, L> of Jaap's puzzle (60 positions) and its cycle (R'R'LRRL'RRLRRL)5.
         let a = alphabet(&six_piece(), &["R", "L"]);
-        let r = BfsRanker::new(&a.perms);
+        let r = EnumRanker::new(&a.perms);
         let c = parse(&a, "(R'R'LRRL'RRLRRL)5", &[]);
         let ctl = Control::default();
         let id = Perm::identity(6);

@@ -440,8 +440,8 @@ pub fn cat(items: Vec<Word>) -> Word {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::*;
     use proptest::prelude::*;
+    use puz_testkit::{cycles::*, notation::*};
 
     fn al() -> Alphabet {
         alphabet(&six_piece(), &["R", "L", "U"])

@@ -11,7 +11,7 @@
 //! - [`splice`]: a level where `d` commutes with a letter of `H_k` (coset tree of detours).
 //! - [`keys`]: the set of cosets seen, by exact key.
 //!
-//! The group side comes in through [`Subgroup`] (exact coset keys), implemented with
+//! The group side comes in through [`CosetKey`] (exact coset keys), implemented with
 //! puz-group's `CosetKeys` by the caller: this crate depends on puz-core only.
 
 pub mod balance;
@@ -32,14 +32,7 @@ pub use effect::exchange_path;
 pub use measure::Measure;
 pub use splice::{commuting_level, SpliceOptions, SpliceStats};
 
-/// A subgroup `H` of the chain, as the construction needs it.
-pub trait Subgroup: Sync {
-    /// `|H|` (saturating).
-    fn order(&self) -> u128;
-    /// An exact key of the left coset `x·H = {x.then(h)}` (`x` as images) into `out`:
-    /// equal keys exactly when `x⁻¹·x'` lies in `H`.
-    fn coset_key(&self, x: &[u16], out: &mut Vec<u16>);
-}
+pub use crate::subgroup::CosetKey;
 
 /// Why a level could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,7 +106,7 @@ pub struct Level<'s> {
     /// The new letter `d` (its inverse letter is used too).
     pub letter: u32,
     /// The group below, `H_k`.
-    pub below: &'s dyn Subgroup,
+    pub below: &'s dyn CosetKey,
     /// `|H_{k+1}|`.
     pub order: u128,
     pub options: SpliceOptions,

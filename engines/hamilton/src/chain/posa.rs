@@ -244,7 +244,7 @@ impl Search<'_> {
 mod tests {
     use super::*;
     use crate::check::{check, Kind, Mode};
-    use crate::testkit::alphabet;
+    use puz_testkit::alphabet;
 
     /// Every sequence of up to three rotations from one cut of the cycle keeps a Hamilton
     /// path with the effect the pieces claim (each walked).

@@ -18,7 +18,7 @@
 
 use super::keys::{Made, Seen};
 use super::measure::{cat, Measure};
-use super::{ChainError, Subgroup};
+use super::{ChainError, CosetKey};
 use puz_core::{Alphabet, Control, Perm, Word};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -155,7 +155,7 @@ fn add_points(m: &mut Measure, p: &mut Path, v: u32, d: &Perm, target: usize) {
 pub fn commuting_level(
     alpha: &Alphabet,
     cycle: &Word,
-    below: &dyn Subgroup,
+    below: &dyn CosetKey,
     order: u128,
     d: u32,
     opts: &SpliceOptions,

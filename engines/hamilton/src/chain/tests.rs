@@ -2,15 +2,16 @@
 
 use super::*;
 use crate::check::{check, Kind, Mode};
-use crate::testkit::{alphabet, floppy, letter, parse, row, BfsRanker};
 use puz_core::{Perm, Puzzle, Ranker};
 use puz_group::cosets::CosetKeys;
 use puz_group::Group;
+use puz_testkit::cycles::{floppy, row};
+use puz_testkit::{alphabet, letter, parse, EnumRanker};
 
-/// puz-group's exact coset keys as the construction's [`Subgroup`].
+/// puz-group's exact coset keys as the construction's [`CosetKey`].
 pub(crate) struct Keys(pub CosetKeys);
 
-impl Subgroup for Keys {
+impl CosetKey for Keys {
     fn order(&self) -> u128 {
         self.0.order_u128()
     }
@@ -59,7 +60,7 @@ fn climb(p: &Puzzle, moves: &[&str], first: usize, base: Word, opts: &SpliceOpti
             .filter(|x| gs[k].contains(x))
             .cloned()
             .collect();
-        let r = BfsRanker::new(&gens);
+        let r = EnumRanker::new(&gens);
         assert_eq!(walk(&w, &a, &r), Kind::Cycle, "level {k}: {stats:?}");
         word = w;
     }
@@ -115,7 +116,7 @@ fn a_corrupted_level_word_is_rejected_by_the_walk() {
         parse(&a, "(S0 S1)3", &[]),
         &Default::default(),
     );
-    let r = BfsRanker::new(&a.perms);
+    let r = EnumRanker::new(&a.perms);
     let mut m = Measure::new(&a, 5);
     let len = m.len(&w);
     // Swap two letters, drop one, rotate: rotation stays a cycle, the others do not.
@@ -152,7 +153,7 @@ fn norskogs_ring_as_the_root() {
     };
     let (w, stats) = commuting_level(&a, &w4, &below, 720, letter(&a, "S4"), &opts, &ctl).unwrap();
     assert_eq!(stats.ring, 3);
-    assert_eq!(walk(&w, &a, &BfsRanker::new(&a.perms)), Kind::Cycle);
+    assert_eq!(walk(&w, &a, &EnumRanker::new(&a.perms)), Kind::Cycle);
 }
 
 /// The 2x2x2 with all six faces: `<U,R>` (29,160) by the search, then D (commutes with
@@ -165,7 +166,7 @@ fn cube2_six_faces_along_u_r_d_l() {
     let a = alphabet(&p, &moves);
     let gs = groups(&a, &moves, &ctl);
     let sub = Alphabet::new(a.names[..4].to_vec(), a.perms[..4].to_vec()).unwrap();
-    let r2 = BfsRanker::new(&sub.perms);
+    let r2 = EnumRanker::new(&sub.perms);
     let t = std::time::Instant::now();
     let base = crate::hamilton(&sub, &r2, &ctl).unwrap();
     eprintln!("cube2: hamilton(<U,R>) {:?}", t.elapsed());
@@ -273,7 +274,7 @@ fn along_a_whole_chain_in_one_call() {
         stats.iter().map(|s| s.cosets).collect::<Vec<_>>(),
         [4, 5, 6]
     );
-    assert_eq!(walk(&w, &a, &BfsRanker::new(&a.perms)), Kind::Cycle);
+    assert_eq!(walk(&w, &a, &EnumRanker::new(&a.perms)), Kind::Cycle);
 }
 
 /// Norskog's effects for the `F` level by rotations of the search's `<U,R>` cycle: the

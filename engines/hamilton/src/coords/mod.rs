@@ -405,7 +405,7 @@ impl Coords {
 mod tests {
     use super::orbits::Kind;
     use super::*;
-    use puz_testkit::{cycles::*, notation::*, rankers::*};
+    use puz_testkit::{cycles::*, notation::*};
 
     #[test]
     fn twisted_orbits_split_into_permutation_and_orientation() {
@@ -424,7 +424,7 @@ mod tests {
 #[cfg(test)]
 mod ur_tests {
     use super::*;
-    use puz_testkit::{cycles::*, notation::*, rankers::*};
+    use puz_testkit::{cycles::*, notation::*};
 
     #[test]
     fn three_by_three_u_r_coordinates() {

@@ -140,7 +140,7 @@ fn alternating_cover(
 mod big_tests {
     use super::super::graph::build_graph;
     use super::*;
-    use puz_testkit::{cycles::*, notation::*, rankers::*};
+    use puz_testkit::{cycles::*, notation::*};
 
     #[test]
     #[ignore = "73 million positions: run with --release --ignored"]
