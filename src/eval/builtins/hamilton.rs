@@ -42,7 +42,7 @@ fn run_check(ctx: &mut Ctx, a: &Args, mode: Mode) -> EvalResult<(Report, SeqVal,
     Ok((report, s.clone(), g.clone()))
 }
 
-fn frames_text(frames: &[Frame]) -> String {
+pub(super) fn frames_text(frames: &[Frame]) -> String {
     let parts: Vec<String> = frames
         .iter()
         .filter_map(|f| match f {
@@ -145,6 +145,12 @@ fn describe(r: &Report, s: &SeqVal, g: &GroupVal, mode: Mode) -> String {
 }
 
 pub fn check_hamilton(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    if let Some(c) = a.opt("chain") {
+        let (s, g) = by_cosets_args(a)?;
+        return Ok(Value::Text(
+            super::chains::check_by_cosets(ctx, s, g, c, a.span)?.0,
+        ));
+    }
     let (r, s, g) = run_check(ctx, a, Mode::Hamilton)?;
     Ok(Value::Text(describe(&r, &s, &g, Mode::Hamilton)))
 }
@@ -156,6 +162,14 @@ pub fn check_devil(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
 
 /// `is_hamilton_cycle(w, G)`, `is_hamilton_path(w, G)`, `is_devil(w, G)`: for asserts.
 pub fn is_kind(ctx: &mut Ctx, a: &Args, want: Option<Kind>) -> EvalResult<Value> {
+    if let (Some(c), Some(k)) = (a.opt("chain"), want) {
+        let (s, g) = by_cosets_args(a)?;
+        let (text, got) = super::chains::check_by_cosets(ctx, s, g, c, a.span)?;
+        return match got {
+            Some(got) => Ok(Value::Bool(got == k)),
+            None => Err(Diag::new(a.span, text)),
+        };
+    }
     let mode = if want.is_some() {
         Mode::Hamilton
     } else {
@@ -168,9 +182,32 @@ pub fn is_kind(ctx: &mut Ctx, a: &Args, want: Option<Kind>) -> EvalResult<Value>
     }))
 }
 
+/// The word and group of a check by cosets, which walks from the solved position.
+fn by_cosets_args(a: &Args) -> EvalResult<(&SeqVal, &GroupVal)> {
+    let (s, g) = (a.pos(0).seq(), a.pos(1).group());
+    if s.puzzle.def.name != g.puzzle.def.name {
+        return Err(Diag::new(
+            a.pos(0).span,
+            format!(
+                "this sequence is on `{}`, the group on `{}`",
+                s.puzzle.def.name, g.puzzle.def.name
+            ),
+        ));
+    }
+    if let Some(x) = a.opt("start") {
+        if !x.perm().1.is_identity() {
+            return Err(
+                Diag::new(x.span, "a check by cosets starts from the solved position")
+                    .with_help("leave out `start:` with `chain:`"),
+            );
+        }
+    }
+    Ok((s, g))
+}
+
 /// Replaces every letter of a word by a word (letter maps are closed under inverse, so
 /// an inverted letter maps to the inverted image).
-fn map_letters(w: &Word, f: &dyn Fn(u32) -> Word) -> Word {
+pub(super) fn map_letters(w: &Word, f: &dyn Fn(u32) -> Word) -> Word {
     match w {
         Word::Letter(l) => f(*l),
         Word::Seq(items) => Word::Seq(
@@ -191,6 +228,10 @@ fn map_letters(w: &Word, f: &dyn Fn(u32) -> Word) -> Word {
 pub fn hamilton(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let g = a.pos(0).group();
     let p = g.puzzle.clone();
+    if let Some(c) = a.opt("chain") {
+        let w = super::chains::hamilton_along(ctx, g, c, a.span)?;
+        return Ok(Value::Seq(SeqVal::new(p, w)));
+    }
     let eng = g.engine(ctx.ctl, a.span)?;
     if g.gens.iter().any(|w| !matches!(w, Word::Letter(_))) {
         return Err(Diag::new(a.pos(0).span, format!("the generators of {} must be single moves", g.text))

@@ -5,6 +5,7 @@
 //! an engine. Nothing here parses or evaluates syntax.
 
 mod basic;
+mod chains;
 mod files;
 mod group;
 mod hamilton;
@@ -78,6 +79,12 @@ const DISTANCE_OPTIONS: &[Opt] = &[
         "whole-puzzle rotations: positions differing by them count as one",
     ),
 ];
+const CHAIN: Opt = opt(
+    "chain",
+    &[ListOf(GROUP)],
+    D::Computed("none: the walk, with a bitset of |G| bits"),
+    "subgroups H1 < H2 < ... below G: prove it by cosets instead of walking, for groups too large for memory",
+);
 const CHECK_PARAMS: &[Param] = &[
     param("w", SEQ, "the walk, streamed from its nested form"),
     G,
@@ -250,7 +257,7 @@ pub const TABLE: &[Builtin] = &[
     Builtin {
         name: "check_hamilton",
         params: CHECK_PARAMS,
-        options: &[START],
+        options: &[START, CHAIN],
         help: "is w a Hamilton cycle/path of G? the first repeat, in your own macros",
         example: "use row(3); check_hamilton((L R)3, group)",
         run: hamilton::check_hamilton,
@@ -266,7 +273,7 @@ pub const TABLE: &[Builtin] = &[
     Builtin {
         name: "is_hamilton_cycle",
         params: CHECK_PARAMS,
-        options: &[START],
+        options: &[START, CHAIN],
         help: "true when w is a Hamilton cycle of G",
         example: "use row(3); is_hamilton_cycle((L R)3, group)",
         run: |c, a| hamilton::is_kind(c, a, Some(puz_hamilton::Kind::Cycle)),
@@ -274,7 +281,7 @@ pub const TABLE: &[Builtin] = &[
     Builtin {
         name: "is_hamilton_path",
         params: CHECK_PARAMS,
-        options: &[START],
+        options: &[START, CHAIN],
         help: "true when w is a Hamilton path of G",
         example: "use row(3); is_hamilton_path((L R)2 L, group)",
         run: |c, a| hamilton::is_kind(c, a, Some(puz_hamilton::Kind::Path)),
@@ -294,7 +301,12 @@ pub const TABLE: &[Builtin] = &[
             GROUP,
             "the group; its generators must be single moves",
         )],
-        options: &[],
+        options: &[opt(
+            "chain",
+            &[ListOf(GROUP)],
+            D::Computed("none: a search in memory"),
+            "build along subgroups H1 < H2 < ... < G, each adding one move that commutes with one below (`[<U, R>, <U, R, D>]`); certified by cosets",
+        )],
         help: "a Hamilton cycle of the Cayley graph of G on its generators, verified",
         example: "use row(4); hamilton(group)",
         run: hamilton::hamilton,

@@ -1,0 +1,296 @@
+//! Hamilton cycles past memory, through a chain of subgroups `H_1 < H_2 < ... < G`:
+//! `check_hamilton(w, G, chain: [...])` certifies a word by cosets (puz-hamilton's
+//! `certify`), `hamilton(G, chain: [...])` builds a cycle level by level (its `chain`
+//! module) and checks what it built. The group side comes from puz-group: each level is a
+//! stabiliser chain with exact keys of its left cosets.
+
+use super::spec::{interrupted, Arg, Ctx};
+use crate::diag::{Diag, EvalResult};
+use crate::eval::groups::{self, GroupEngine};
+use crate::eval::value::{GroupVal, SeqVal};
+use crate::span::Span;
+use puz_core::{Control, Perm, Word};
+use puz_group::cosets::CosetKeys;
+use puz_group::Group;
+use puz_hamilton::chain::{balance, balance::FANOUT, commuting_level, Measure, SpliceOptions};
+use puz_hamilton::subgroup::{CosetKey, Subgroup};
+use puz_hamilton::{CertifyError, CertifyOptions, CosetChain, Failure, Kind, Verdict};
+use std::rc::Rc;
+
+/// One group of the chain with the keys of its cosets in the group above it.
+struct Level<'a> {
+    group: &'a Group,
+    keys: CosetKeys,
+    order: u128,
+}
+
+impl CosetKey for Level<'_> {
+    fn order(&self) -> u128 {
+        self.order
+    }
+    fn coset_key(&self, x: &[u16], out: &mut Vec<u16>) {
+        self.keys.left_key(x, out)
+    }
+}
+
+impl Subgroup for Level<'_> {
+    fn contains(&self, p: &Perm) -> bool {
+        self.group.contains(p)
+    }
+    fn generators(&self) -> Vec<Perm> {
+        self.group.generators()
+    }
+}
+
+/// The groups of `chain:` (ascending) followed by `G`, on `G`'s puzzle, with their
+/// engines built; `G` is not repeated when the list ends with it.
+fn engines(
+    ctx: &Ctx,
+    g: &GroupVal,
+    chain: &Arg,
+    span: Span,
+) -> EvalResult<Vec<(GroupVal, Rc<GroupEngine>)>> {
+    let mut out = Vec::new();
+    for (i, v) in list_items(chain).iter().enumerate() {
+        let h = match v {
+            crate::eval::value::Value::Group(h) => h.clone(),
+            _ => unreachable!("checked kind"),
+        };
+        if h.puzzle.def.name != g.puzzle.def.name {
+            return Err(Diag::new(
+                chain.item_span(i),
+                format!(
+                    "{} is on `{}`, G on `{}`",
+                    h.text, h.puzzle.def.name, g.puzzle.def.name
+                ),
+            ));
+        }
+        let e = h.engine(ctx.ctl, chain.item_span(i))?;
+        out.push((h, e));
+    }
+    let eg = g.engine(ctx.ctl, span)?;
+    let ends_with_g = out.last().is_some_and(|(_, e)| {
+        e.group.order() == eg.group.order() && e.group.is_subgroup_of(&eg.group)
+    });
+    if !ends_with_g {
+        out.push((g.clone(), eg));
+    }
+    if out.len() < 2 {
+        return Err(
+            Diag::new(chain.span, "the chain needs at least one group below G")
+                .with_help("chain: [H1, H2, ...], ascending, each a subgroup of the next"),
+        );
+    }
+    for (i, w) in out.windows(2).enumerate() {
+        if !w[0].1.group.is_subgroup_of(&w[1].1.group) {
+            return Err(Diag::new(
+                chain.item_span(i),
+                format!("{} is not a subgroup of {}", w[0].0.text, w[1].0.text),
+            )
+            .with_help("chain: [H1, H2, ...], ascending, each a subgroup of the next"));
+        }
+    }
+    Ok(out)
+}
+
+fn list_items(a: &Arg) -> &[crate::eval::value::Value] {
+    match &a.value {
+        crate::eval::value::Value::List(items) => items,
+        _ => &[],
+    }
+}
+
+fn order_of(e: &GroupEngine, text: &str, span: Span) -> EvalResult<u128> {
+    u128::try_from(&e.group.order())
+        .map_err(|_| Diag::new(span, format!("{text} has more than 2^128 elements")))
+}
+
+/// The levels of a chain: every group but the last with keys of its cosets in the next.
+fn levels<'a>(
+    es: &'a [(GroupVal, Rc<GroupEngine>)],
+    ctl: &Control,
+    span: Span,
+) -> EvalResult<Vec<Level<'a>>> {
+    let mut out = Vec::new();
+    for (i, (h, e)) in es.iter().enumerate() {
+        let within = es.get(i + 1).map(|(_, up)| &up.group);
+        let keys = CosetKeys::new(&e.group, within, ctl).map_err(interrupted(span))?;
+        out.push(Level {
+            group: &e.group,
+            keys,
+            order: order_of(e, &h.text, span)?,
+        });
+    }
+    Ok(out)
+}
+
+/// Certifies `s` as a Hamilton cycle or path of the last group of `es` from the identity.
+fn certify(
+    ctx: &Ctx,
+    s: &SeqVal,
+    es: &[(GroupVal, Rc<GroupEngine>)],
+    span: Span,
+) -> EvalResult<Verdict> {
+    let lv = levels(es, ctx.ctl, span)?;
+    let (top, below) = lv.split_last().expect("two groups at least");
+    let chain = CosetChain {
+        levels: below.iter().map(|l| l as &dyn Subgroup).collect(),
+        group: top,
+        bottom: &es[0].1.group,
+    };
+    puz_hamilton::certify(
+        &s.word,
+        &s.puzzle.alphabet,
+        &chain,
+        &CertifyOptions::default(),
+        ctx.ctl,
+    )
+    .map_err(|e| match e {
+        CertifyError::Interrupted(i) => interrupted(span)(i),
+        e => Diag::new(span, e.to_string()),
+    })
+}
+
+fn frames_text(frames: &[puz_core::Frame]) -> String {
+    super::hamilton::frames_text(frames)
+}
+
+/// `check_hamilton(w, G, chain: [...])`: the verdict in words, and whether it is a cycle.
+pub fn check_by_cosets(
+    ctx: &mut Ctx,
+    s: &SeqVal,
+    g: &GroupVal,
+    chain: &Arg,
+    span: Span,
+) -> EvalResult<(String, Option<Kind>)> {
+    let es = engines(ctx, g, chain, span)?;
+    let names: Vec<&str> = es.iter().map(|(h, _)| h.text.as_str()).collect();
+    let by = format!("certified by cosets along {}", names.join(" < "));
+    let v = certify(ctx, s, &es, span)?;
+    let p = &s.puzzle;
+    Ok(match v {
+        Verdict::Certified(k) => {
+            let size = order_of(&es.last().unwrap().1, &g.text, span)?;
+            let what = match k {
+                Kind::Cycle => format!("Hamilton cycle of {}: {} moves, {size} distinct positions, returns to start", g.text, s.word.len()),
+                _ => format!("Hamilton path of {}: {} moves, all {size} positions once", g.text, s.word.len()),
+            };
+            (format!("{what} ({by})"), Some(k))
+        }
+        Verdict::NotHamilton(Failure::Repeat { index, repeats, position, frames, letter, .. }) => (
+            format!(
+                "not a Hamilton path: position {index} repeats position {repeats}{} ({by})\n  the repeated position: {}",
+                if frames.is_empty() {
+                    String::new()
+                } else {
+                    format!("; the move `{}` is {}", p.alphabet.names[letter as usize], frames_text(&frames))
+                },
+                p.def.cycle_notation(&position)
+            ),
+            Some(Kind::Neither),
+        ),
+        Verdict::NotHamilton(Failure::Missing { visited, size }) => (
+            format!("not a Hamilton path of {}: {visited} distinct positions of {size} ({by})", g.text),
+            Some(Kind::Neither),
+        ),
+        Verdict::NotHamilton(Failure::Overfull { level, entered, again, frames, positions, size }) => (
+            format!(
+                "not a Hamilton path: a coset of {} entered at position {entered} is entered again at position {again}{} and holds {positions} positions for its {size} elements ({by})",
+                names[level],
+                if frames.is_empty() { String::new() } else { format!(" ({})", frames_text(&frames)) },
+            ),
+            Some(Kind::Neither),
+        ),
+        Verdict::CannotCertify(why) => (
+            format!("cannot certify (nothing is claimed either way): {why}"),
+            None,
+        ),
+    })
+}
+
+/// `hamilton(G, chain: [H1, ..., G])`: a Hamilton cycle of `H1` by the search, then one
+/// level per group, each adding one move that commutes with a move below it; the result
+/// is certified by cosets before it is returned.
+pub fn hamilton_along(ctx: &mut Ctx, g: &GroupVal, chain: &Arg, span: Span) -> EvalResult<Word> {
+    let es = engines(ctx, g, chain, span)?;
+    let p = g.puzzle.clone();
+    let (h1, e1) = &es[0];
+    let (alpha1, words) = groups::alphabet(&p, &h1.gens, false);
+    if h1.gens.iter().any(|w| !matches!(w, Word::Letter(_))) || alpha1.is_empty() {
+        return Err(Diag::new(
+            chain.item_span(0),
+            format!("the generators of {} must be single moves", h1.text),
+        ));
+    }
+    let w1 = puz_hamilton::hamilton(&alpha1, &e1.group, ctx.ctl)
+        .map_err(|e| Diag::new(span, e.to_string()))?;
+    let mut word = balance(
+        &super::hamilton::map_letters(&w1, &|l| words[l as usize].clone()),
+        FANOUT,
+    );
+    let lv = levels(&es, ctx.ctl, span)?;
+    for k in 1..es.len() {
+        let (hk, _) = &es[k];
+        let below = &es[k - 1].0;
+        let new: Vec<u32> = hk
+            .gens
+            .iter()
+            .filter_map(|w| match w {
+                Word::Letter(l) if !lv[k - 1].group.contains(&p.alphabet.perms[*l as usize]) => {
+                    Some(*l)
+                }
+                _ => None,
+            })
+            .collect();
+        let [d] = new[..] else {
+            let at = if k < es.len() - 1 || list_items(chain).len() == es.len() {
+                chain.item_span(k.min(list_items(chain).len() - 1))
+            } else {
+                span
+            };
+            return Err(Diag::new(
+                at,
+                format!("{} must add exactly one move to {} (it adds {})", hk.text, below.text, new.len()),
+            )
+            .with_help("each group of the chain adds one move, which commutes with a move of the group below (as D with U)"));
+        };
+        ctx.ctl.progress(&format!(
+            "level {}: {} cosets of {}",
+            hk.text,
+            lv[k].order / lv[k - 1].order.max(1),
+            below.text
+        ));
+        let (w, _) = commuting_level(
+            &p.alphabet,
+            &word,
+            &lv[k - 1],
+            lv[k].order,
+            d,
+            &SpliceOptions::default(),
+            ctx.ctl,
+        )
+        .map_err(|e| match e {
+            puz_hamilton::chain::ChainError::Interrupt(i) => interrupted(span)(i),
+            e => Diag::new(span, format!("{}: {e}", hk.text)),
+        })?;
+        word = w;
+    }
+    let mut m = Measure::new(&p.alphabet, p.def.degree());
+    let top = lv.last().unwrap().order;
+    if m.len(&word) != top || !m.product(&word).is_identity() {
+        return Err(Diag::new(
+            span,
+            "internal error: the constructed word has the wrong length or effect (please report)",
+        ));
+    }
+    let s = SeqVal::new(p.clone(), word);
+    ctx.ctl.progress("certifying the cycle by cosets");
+    match certify(ctx, &s, &es, span)? {
+        Verdict::Certified(Kind::Cycle) => Ok(s.word),
+        Verdict::CannotCertify(why) => Err(Diag::new(
+            span,
+            format!("built a cycle of {top} moves (length and effect checked) but could not certify it: {why}"),
+        )),
+        v => Err(Diag::new(span, format!("internal error: the constructed cycle did not certify: {v:?} (please report)"))),
+    }
+}
