@@ -222,13 +222,8 @@ pub fn hamilton_along(ctx: &mut Ctx, g: &GroupVal, chain: &Arg, span: Span) -> E
             format!("the generators of {} must be single moves", h1.text),
         ));
     }
-    let w1 = puz_hamilton::hamilton(&alpha1, &e1.group, ctx.ctl)
-        .map_err(|e| Diag::new(span, e.to_string()))?;
-    let mut word = balance(
-        &super::hamilton::map_letters(&w1, &|l| words[l as usize].clone()),
-        FANOUT,
-    );
     let lv = levels(&es, ctx.ctl, span)?;
+    let mut adds = Vec::new();
     for k in 1..es.len() {
         let (hk, _) = &es[k];
         let below = &es[k - 1].0;
@@ -254,6 +249,18 @@ pub fn hamilton_along(ctx: &mut Ctx, g: &GroupVal, chain: &Arg, span: Span) -> E
             )
             .with_help("each group of the chain adds one move, which commutes with a move of the group below (as D with U)"));
         };
+        adds.push(d);
+    }
+    let w1 = puz_hamilton::hamilton(&alpha1, &e1.group, ctx.ctl)
+        .map_err(|e| Diag::new(span, e.to_string()))?;
+    let mut word = balance(
+        &super::hamilton::map_letters(&w1, &|l| words[l as usize].clone()),
+        FANOUT,
+    );
+    for k in 1..es.len() {
+        let (hk, _) = &es[k];
+        let below = &es[k - 1].0;
+        let d = adds[k - 1];
         ctx.ctl.progress(&format!(
             "level {}: {} cosets of {}",
             hk.text,
