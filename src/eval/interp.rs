@@ -452,9 +452,12 @@ impl Interp {
                     .map(|i| self.eval(i))
                     .collect::<EvalResult<Vec<_>>>()?;
                 if vals.len() == 2 && vals.iter().all(|v| matches!(v, Value::Seq(_))) {
+                    // The items are evaluated once: evaluating them again would double the
+                    // work at every level of nested commutators.
                     let p = self.require_puzzle(e.span)?;
-                    let a = self.seq_operand(&p, &items[0])?;
-                    let b = self.seq_operand(&p, &items[1])?;
+                    let mut it = vals.into_iter();
+                    let a = self.seq_value(&p, it.next().unwrap(), items[0].span)?;
+                    let b = self.seq_value(&p, it.next().unwrap(), items[1].span)?;
                     return Ok(Value::Seq(SeqVal::new(p, Word::commutator(a, b))));
                 }
                 Ok(Value::List(vals))
