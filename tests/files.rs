@@ -55,3 +55,42 @@ fn a_damaged_file_is_refused() {
     let (out, err) = run_to_string("load.puz", &format!("use \"{f}\"\nlength(w)"));
     assert!(err.is_some(), "a truncated file must not define w: {out}");
 }
+
+/// A cycle of 88,179,840 moves built along a chain, saved, then read back and checked
+/// in a fresh process, by cosets and by the walk.
+#[test]
+fn a_saved_cycle_is_checked_in_a_fresh_process() {
+    let f = tmp("cycle.puz");
+    let (out, err) = run_to_string(
+        "save.puz",
+        &format!(
+            "use cube2\nlet h = hamilton(<U, R, D>, chain: [<U, R>, <U, R, D>])\nsave(h, \"{f}\")"
+        ),
+    );
+    assert!(err.is_none(), "{err:?}");
+    assert!(out.contains("88179840 moves"), "{out}");
+    let script = tmp("check.puz");
+    std::fs::write(
+        &script,
+        format!(
+            "use \"{f}\"\ncheck_hamilton(h, <U, R, D>, chain: [<U, R>])\ncheck_hamilton(h, <U, R, D>)\n"
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_puz"))
+        .args(["--quiet", &script])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        text.matches("Hamilton cycle of <U, R, D>: 88179840 moves")
+            .count(),
+        2,
+        "{text}"
+    );
+}

@@ -11,14 +11,17 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 /// The identity of a node with a shared payload; letters have none (they are written
-/// inline).
-fn id(w: &Word) -> Option<usize> {
+/// inline). The payload's address alone is not enough: `Repeat(x, 2)`, `Repeat(x, 3)`,
+/// `Inverse(x)` and `Named(n, x)` may all hold the same `x`.
+type Id = (usize, u8, u64);
+
+fn id(w: &Word) -> Option<Id> {
     match w {
         Word::Letter(_) => None,
-        Word::Seq(items) => Some(items.as_ptr() as usize),
-        Word::Repeat(x, _) | Word::Inverse(x) | Word::Named(_, x) => {
-            Some(std::sync::Arc::as_ptr(x) as usize)
-        }
+        Word::Seq(items) => Some((items.as_ptr() as usize, 0, 0)),
+        Word::Repeat(x, n) => Some((std::sync::Arc::as_ptr(x) as usize, 1, *n)),
+        Word::Inverse(x) => Some((std::sync::Arc::as_ptr(x) as usize, 2, 0)),
+        Word::Named(_, x) => Some((std::sync::Arc::as_ptr(x) as usize, 3, 0)),
     }
 }
 
@@ -36,7 +39,7 @@ fn children(w: &Word) -> &[Word] {
 pub fn definitions(word: &Word, alpha: &Alphabet, taken: &[&str]) -> (Vec<String>, String) {
     // Pass 1: how often each node is reached (children counted once per distinct parent
     // visit, so a shared node's subtree is walked once).
-    let mut refs: HashMap<usize, u32> = HashMap::new();
+    let mut refs: HashMap<Id, u32> = HashMap::new();
     let mut stack = vec![word];
     while let Some(w) = stack.pop() {
         if let Some(k) = id(w) {
@@ -50,7 +53,7 @@ pub fn definitions(word: &Word, alpha: &Alphabet, taken: &[&str]) -> (Vec<String
     }
     // Pass 2: names for the nodes that get a definition.
     let mut used: std::collections::HashSet<String> = taken.iter().map(|s| s.to_string()).collect();
-    let mut names: HashMap<usize, String> = HashMap::new();
+    let mut names: HashMap<Id, String> = HashMap::new();
     let mut generated = 0u64;
     let mut fresh = |base: Option<&str>, used: &mut std::collections::HashSet<String>| {
         let mut k = 0u64;
@@ -135,8 +138,8 @@ fn post_order<'w>(word: &'w Word, f: &mut impl FnMut(&'w Word)) {
 fn write(
     w: &Word,
     alpha: &Alphabet,
-    names: &HashMap<usize, String>,
-    this: Option<usize>,
+    names: &HashMap<Id, String>,
+    this: Option<Id>,
     out: &mut String,
     top: bool,
 ) {
@@ -219,6 +222,25 @@ mod tests {
         assert_eq!(defs[1], "let _2 = (_1 B' _1)^1000000000000");
         assert_eq!(defs[2], "let X = (_2)'");
         assert_eq!(root, "_2 X _2");
+    }
+
+    #[test]
+    fn nodes_sharing_a_payload_are_told_apart() {
+        let al = alpha();
+        // One Arc held by a repetition, an inverse and a name at once.
+        let x = std::sync::Arc::new(Word::seq(vec![Word::Letter(0), Word::Letter(1)]));
+        let w = Word::seq(vec![
+            Word::Repeat(x.clone(), 2),
+            Word::Inverse(x.clone()),
+            Word::Named("X".into(), x.clone()),
+            Word::Repeat(x.clone(), 2),
+        ]);
+        let (defs, root) = definitions(&w, &al, &[]);
+        let text = format!("{}\n{root}", defs.join("\n"));
+        assert_eq!(
+            text,
+            "let _1 = A B\nlet _2 = (_1)^2\nlet X = _1\n_2 (_1)' X _2"
+        );
     }
 
     #[test]

@@ -229,7 +229,7 @@ pub fn hamilton(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let g = a.pos(0).group();
     let p = g.puzzle.clone();
     if let Some(c) = a.opt("chain") {
-        let w = super::chains::hamilton_along(ctx, g, c, a.span)?;
+        let w = super::chains::hamilton_along(ctx, g, c, a.flag("certify"), a.span)?;
         return Ok(Value::Seq(SeqVal::new(p, w)));
     }
     let eng = g.engine(ctx.ctl, a.span)?;

@@ -306,6 +306,11 @@ pub const TABLE: &[Builtin] = &[
             &[ListOf(GROUP)],
             D::Computed("none: a search in memory"),
             "build along subgroups H1 < H2 < ... < G, each adding one move that commutes with one below (`[<U, R>, <U, R, D>]`); certified by cosets",
+        ), opt(
+            "certify",
+            BOOL,
+            D::Bool(true),
+            "with chain: prove the result by cosets before returning it; false returns the construction with only its length, effect and coset count checked",
         )],
         help: "a Hamilton cycle of the Cayley graph of G on its generators, verified",
         example: "use row(4); hamilton(group)",

@@ -98,6 +98,9 @@ pub struct Options {
     /// A coset holding more positions than elements is searched for its first repeat
     /// only when it has at most this many elements (else [`Failure::Overfull`]).
     pub exact_below: u128,
+    /// The most positions walked at the bottom over the whole certificate: past it the
+    /// answer is "cannot certify" rather than hours of walking.
+    pub max_walked: u128,
 }
 
 impl Default for Options {
@@ -106,6 +109,7 @@ impl Default for Options {
             max_runs: 1 << 24,
             max_bottom: 1 << 34,
             exact_below: 1 << 22,
+            max_walked: 1 << 31,
         }
     }
 }

@@ -233,6 +233,12 @@ fn budgets_say_cannot_certify_and_small_words_are_judged() {
     };
     let v = certify(&w, &s.alpha, &s.chain(), &tight, &Control::default()).unwrap();
     assert!(matches!(v, Verdict::CannotCertify(_)), "{v:?}");
+    let short_walk = Options {
+        max_walked: 10,
+        ..Options::default()
+    };
+    let v = certify(&w, &s.alpha, &s.chain(), &short_walk, &Control::default()).unwrap();
+    assert!(matches!(v, Verdict::CannotCertify(_)), "{v:?}");
     assert_eq!(
         s.compare(&Word::empty()),
         Verdict::NotHamilton(Failure::Missing {

@@ -102,6 +102,8 @@ pub struct Tiler<'a> {
     /// (position indices from 0, positions from the identity): the outcome does not
     /// depend on where the run starts, since left multiplication maps cosets to cosets.
     memo: HashMap<(usize, Vec<(NodeId, bool)>), Outcome>,
+    /// Positions walked at the bottom so far.
+    walked: u128,
 }
 
 impl<'a> Tiler<'a> {
@@ -124,6 +126,7 @@ impl<'a> Tiler<'a> {
             opts,
             ctl,
             memo: HashMap::new(),
+            walked: 0,
         }
     }
 
@@ -211,6 +214,15 @@ impl<'a> Tiler<'a> {
     /// Walks the runs of one coset of `H_0` on a bitset, relative to the first start.
     fn walk(&mut self, runs: &[Run<'_>]) -> Result<Outcome, Stop> {
         let n = self.orders[0] as u64;
+        let steps: u128 = runs.iter().map(|r| r.len + 1).sum();
+        self.walked = self.walked.saturating_add(steps);
+        if self.walked > self.opts.max_walked {
+            return Err(Stop::Budget(format!(
+                "the certificate would walk more than {} positions of the bottom group (the \
+                 cosets of the bottom group are visited in pieces that are not remembered)",
+                self.opts.max_walked
+            )));
+        }
         self.ctl
             .reserve("a bitset of the bottom group", n.div_ceil(8))?;
         let mut bits = vec![0u64; n.div_ceil(64) as usize];
