@@ -151,7 +151,7 @@ impl Word {
     /// `Repeat(x, 2)`, `Repeat(x, 3)` and `Inverse(x)` may share `x`.
     fn shared_key(&self) -> Option<(usize, u8, u64)> {
         let shared = |w: &Arc<Word>, tag: u8, n: u64| {
-            (Arc::strong_count(w) > 1).then(|| (Arc::as_ptr(w) as usize, tag, n))
+            (Arc::strong_count(w) > 1).then_some((Arc::as_ptr(w) as usize, tag, n))
         };
         match self {
             Word::Letter(_) => None,

@@ -284,7 +284,7 @@ impl CosetKey for Dials {
     }
     fn coset_key(&self, images: &[u16], out: &mut Vec<u16>) {
         let x = &Perm::from_images_unchecked(images.to_vec());
-        *out = (|| x.images()[..self.fixed].to_vec())();
+        *out = x.images()[..self.fixed].to_vec();
     }
 }
 

@@ -80,11 +80,10 @@ impl CosetKey for Enum {
     }
     fn coset_key(&self, images: &[u16], out: &mut Vec<u16>) {
         let x = &Perm::from_images_unchecked(images.to_vec());
-        *out = (|| {
-            if let Some((g, label)) = &self.labels {
-                let k = label[g.rank(x).unwrap() as usize];
-                return vec![k as u16, (k >> 16) as u16];
-            }
+        *out = if let Some((g, label)) = &self.labels {
+            let k = label[g.rank(x).unwrap() as usize];
+            vec![k as u16, (k >> 16) as u16]
+        } else {
             self.elems
                 .iter()
                 .map(|h| x.then(h))
@@ -92,7 +91,7 @@ impl CosetKey for Enum {
                 .unwrap()
                 .images()
                 .to_vec()
-        })();
+        };
     }
 }
 
