@@ -3,7 +3,8 @@
 //!
 //! Layering: a module imports only modules of later lines, never the other way round.
 //! - `interp` (statements, expressions, calls; the forms read from syntax)
-//! - `builtins` (the table) -> its families -> `builtins::spec` (kinds, checker, context)
+//! - `builtins` (the table) -> its families (`hamilton` -> `chains`; both -> `walks`) ->
+//!   `builtins::spec` (kinds, checker, context)
 //! - `relations`, `metrics`, `show`, `build_puzzle`
 //! - `value`
 //! - `groups`, `show_net`, `names`, `split`

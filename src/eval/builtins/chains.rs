@@ -5,6 +5,7 @@
 //! stabiliser chain with exact keys of its left cosets.
 
 use super::spec::{interrupted, Arg, Ctx};
+use super::walks::{frames_text, map_letters};
 use crate::diag::{Diag, EvalResult};
 use crate::eval::groups::{self, GroupEngine};
 use crate::eval::value::{GroupVal, SeqVal};
@@ -151,10 +152,6 @@ fn certify(
     })
 }
 
-fn frames_text(frames: &[puz_core::Frame]) -> String {
-    super::hamilton::frames_text(frames)
-}
-
 /// `check_hamilton(w, G, chain: [...])`: the verdict in words, and whether it is a cycle.
 pub fn check_by_cosets(
     ctx: &mut Ctx,
@@ -259,10 +256,7 @@ pub fn hamilton_along(
     }
     let w1 = puz_hamilton::hamilton(&alpha1, &e1.group, ctx.ctl)
         .map_err(|e| Diag::new(span, e.to_string()))?;
-    let mut word = balance(
-        &super::hamilton::map_letters(&w1, &|l| words[l as usize].clone()),
-        FANOUT,
-    );
+    let mut word = balance(&map_letters(&w1, &|l| words[l as usize].clone()), FANOUT);
     for k in 1..es.len() {
         let (hk, _) = &es[k];
         let below = &es[k - 1].0;

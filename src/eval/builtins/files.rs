@@ -9,7 +9,9 @@ use crate::eval::value::Value;
 use puz_core::Word;
 use std::io::Write;
 
-/// Words the file must not define: they already mean something in the language.
+/// Words the file must not define: they already mean something in the language. (The
+/// names it makes up are `_1`, `_2`, ...; the user's own came from `let`, which refuses
+/// builtin names.)
 const KEYWORDS: &[&str] = &[
     "puzzle", "use", "let", "move", "metric", "assert", "show", "in", "group", "true", "false",
 ];
@@ -25,7 +27,6 @@ pub fn save(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let mut taken: Vec<&str> = KEYWORDS.to_vec();
     taken.extend(p.def.moves.iter().map(|m| m.name.as_str()));
     taken.extend(p.alphabet.names.iter().map(|n| n.as_str()));
-    taken.extend(super::names());
     let (defs, root) = puz_core::word_file::definitions(&s.word, &p.alphabet, &taken);
     let name = match &s.word {
         Word::Named(n, _) => n.to_string(),

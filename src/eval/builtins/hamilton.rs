@@ -2,12 +2,13 @@
 //! the Hamilton engine: checks, automatic cycles and Jaap's constructions.
 
 use super::spec::{interrupted, small, Args, Ctx};
+use super::walks::{frames_text, map_letters};
 use crate::diag::{Diag, EvalResult};
 use crate::eval::groups;
 use crate::eval::puzzle_ctx::LetterFor;
 use crate::eval::value::{GroupVal, SeqVal, Value};
 use crate::span::Span;
-use puz_core::{Frame, Word};
+use puz_core::Word;
 use puz_hamilton::gray::Digit;
 use puz_hamilton::{Kind, Mode, Report};
 
@@ -40,20 +41,6 @@ fn run_check(ctx: &mut Ctx, a: &Args, mode: Mode) -> EvalResult<(Report, SeqVal,
     )
     .map_err(interrupted(a.span))?;
     Ok((report, s.clone(), g.clone()))
-}
-
-pub(super) fn frames_text(frames: &[Frame]) -> String {
-    let parts: Vec<String> = frames
-        .iter()
-        .filter_map(|f| match f {
-            Frame::Named(n) => Some(format!("in `{n}`")),
-            Frame::Repeat { k, n } => Some(format!("repetition {k} of {n}")),
-            Frame::Item { i, n } if *n > 1 => Some(format!("item {i} of {n}")),
-            Frame::Item { .. } => None,
-            Frame::Inverse => Some("inverted".to_string()),
-        })
-        .collect();
-    parts.join(", ")
 }
 
 /// The moves leading to position `index` (all of them when few, else the last ones).
@@ -162,7 +149,9 @@ pub fn check_devil(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
 
 /// `is_hamilton_cycle(w, G)`, `is_hamilton_path(w, G)`, `is_devil(w, G)`: for asserts.
 pub fn is_kind(ctx: &mut Ctx, a: &Args, want: Option<Kind>) -> EvalResult<Value> {
-    if let (Some(c), Some(k)) = (a.opt("chain"), want) {
+    // `is_devil` has no `chain:` (a certificate proves Hamilton walks only).
+    if let Some(c) = want.and_then(|_| a.opt("chain")) {
+        let k = want.unwrap();
         let (s, g) = by_cosets_args(a)?;
         let (text, got) = super::chains::check_by_cosets(ctx, s, g, c, a.span)?;
         return match got {
@@ -203,24 +192,6 @@ fn by_cosets_args(a: &Args) -> EvalResult<(&SeqVal, &GroupVal)> {
         }
     }
     Ok((s, g))
-}
-
-/// Replaces every letter of a word by a word (letter maps are closed under inverse, so
-/// an inverted letter maps to the inverted image).
-pub(super) fn map_letters(w: &Word, f: &dyn Fn(u32) -> Word) -> Word {
-    match w {
-        Word::Letter(l) => f(*l),
-        Word::Seq(items) => Word::Seq(
-            items
-                .iter()
-                .map(|x| map_letters(x, f))
-                .collect::<Vec<_>>()
-                .into(),
-        ),
-        Word::Repeat(x, n) => Word::Repeat(map_letters(x, f).into(), *n),
-        Word::Inverse(x) => map_letters(x, f).inverse(),
-        Word::Named(n, x) => Word::Named(n.clone(), map_letters(x, f).into()),
-    }
 }
 
 /// `hamilton(G)`: a Hamilton cycle of the Cayley graph of G on its generators and their

@@ -12,6 +12,7 @@ mod hamilton;
 mod puzzles;
 mod solve;
 pub mod spec;
+mod walks;
 
 use spec::DefaultValue as D;
 use spec::Kind::{self, *};
