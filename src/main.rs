@@ -66,13 +66,23 @@ fn read_script(file: &PathBuf) -> Result<(String, String), ExitCode> {
 const STACK: usize = 1 << 30;
 
 fn main() -> ExitCode {
-    match std::thread::Builder::new().stack_size(STACK).spawn(run) {
-        Ok(h) => h.join().unwrap_or(ExitCode::from(101)),
-        Err(e) => {
-            eprintln!("error: cannot start: {e}");
-            ExitCode::from(2)
+    // Under a tight address-space limit (`ulimit -v`) the reservation can fail: then a
+    // smaller stack, then the main thread's own (deep input may then be refused sooner).
+    let limited = std::fs::read_to_string("/proc/self/limits").is_ok_and(|l| {
+        l.lines()
+            .any(|x| x.starts_with("Max address space") && !x.contains("unlimited"))
+    });
+    let sizes = if limited {
+        vec![STACK / 16]
+    } else {
+        vec![STACK, STACK / 16]
+    };
+    for size in sizes {
+        if let Ok(h) = std::thread::Builder::new().stack_size(size).spawn(run) {
+            return h.join().unwrap_or(ExitCode::from(101));
         }
     }
+    run()
 }
 
 fn run() -> ExitCode {

@@ -124,13 +124,27 @@ impl Control {
         }
     }
 
-    /// Refuses, before starting, a computation that needs more than the limit.
+    /// What may be allocated now: the limit, and what the machine, the process's
+    /// address-space limit and its control group leave at this moment (threads and
+    /// allocator arenas made since the limit was set use some of it).
+    pub fn memory_left(&self) -> u64 {
+        self.memory_limit.min(available_memory())
+    }
+
+    /// Refuses, before starting, a computation that needs more than is left. Small
+    /// requests are held to the limit only (reading what is left costs a few file reads,
+    /// and hot loops reserve small buffers often).
     pub fn reserve(&self, what: &str, bytes: u64) -> Result<(), Interrupt> {
-        if bytes > self.memory_limit {
+        let left = if bytes < 64 << 20 {
+            self.memory_limit
+        } else {
+            self.memory_left()
+        };
+        if bytes > left {
             Err(Interrupt::TooLarge {
                 what: what.to_string(),
                 needed: bytes,
-                available: self.memory_limit,
+                available: left,
             })
         } else {
             Ok(())
@@ -138,23 +152,102 @@ impl Control {
     }
 }
 
-/// The memory available on this machine (`MemAvailable`), or 8 GiB if unknown.
+/// The memory a computation may still allocate: the least of what the machine has free
+/// (`MemAvailable`), what the process's address-space limit leaves (`ulimit -v`, less
+/// what it already maps) and what its control group's limit leaves (cgroup v2
+/// `memory.max`, or v1 `memory.limit_in_bytes`, less what the group uses); 8 GiB when
+/// none is known. Reading only `MemAvailable` let a limited process abort mid-allocation
+/// instead of refusing up front.
 pub fn available_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
+    let read = |p: &str| std::fs::read_to_string(p).ok();
+    [
+        read("/proc/meminfo").and_then(|s| field_kb(&s, "MemAvailable:")),
+        read("/proc/self/limits").and_then(|l| {
+            let used = read("/proc/self/status").and_then(|s| field_kb(&s, "VmSize:"));
+            address_space_left(&l, used.unwrap_or(0))
+        }),
+        read("/proc/self/cgroup").and_then(|c| cgroup_left(&c, &read)),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .unwrap_or(8 << 30)
+}
+
+/// A `Name:   123 kB` line of `/proc/meminfo` or `/proc/self/status`, in bytes.
+fn field_kb(text: &str, name: &str) -> Option<u64> {
+    text.lines()
+        .find(|l| l.starts_with(name))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<u64>().ok())
         .map(|kb| kb * 1024)
-        .unwrap_or(8 << 30)
+}
+
+/// The soft `Max address space` of `/proc/self/limits` less `used`; `None` if unlimited.
+fn address_space_left(limits: &str, used: u64) -> Option<u64> {
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    let soft = line["Max address space".len()..]
+        .split_whitespace()
+        .next()?;
+    soft.parse::<u64>().ok().map(|lim| lim.saturating_sub(used))
+}
+
+/// The limit of the process's memory control group less its usage; `None` without one.
+fn cgroup_left(cgroup: &str, read: &dyn Fn(&str) -> Option<String>) -> Option<u64> {
+    let num = |p: String| read(&p).and_then(|s| s.trim().parse::<u64>().ok());
+    for line in cgroup.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        let path = path.trim_end_matches('/');
+        if controllers.is_empty() {
+            // cgroup v2; "max" does not parse, meaning no limit.
+            let dir = format!("/sys/fs/cgroup{path}");
+            if let Some(max) = num(format!("{dir}/memory.max")) {
+                let used = num(format!("{dir}/memory.current")).unwrap_or(0);
+                return Some(max.saturating_sub(used));
+            }
+        } else if controllers.split(',').any(|c| c == "memory") {
+            let dir = format!("/sys/fs/cgroup/memory{path}");
+            let max = num(format!("{dir}/memory.limit_in_bytes"))?;
+            // v1 reports "no limit" as a huge number.
+            if max >= 1 << 60 {
+                return None;
+            }
+            let used = num(format!("{dir}/memory.usage_in_bytes")).unwrap_or(0);
+            return Some(max.saturating_sub(used));
+        }
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn limits_of_the_process_and_its_group_are_read() {
+        let limits = "Limit                     Soft Limit           Hard Limit           Units\n\
+                      Max address space         4294967296           unlimited            bytes\n";
+        assert_eq!(address_space_left(limits, 1 << 30), Some(3 << 30));
+        let unlimited = limits.replace("4294967296", "unlimited");
+        assert_eq!(address_space_left(&unlimited, 0), None);
+        let files = |p: &str| match p {
+            "/sys/fs/cgroup/job/memory.max" => Some("1073741824\n".to_string()),
+            "/sys/fs/cgroup/job/memory.current" => Some("73741824\n".to_string()),
+            "/sys/fs/cgroup/memory/old/memory.limit_in_bytes" => Some("9223372036854771712".into()),
+            _ => None,
+        };
+        assert_eq!(cgroup_left("0::/job\n", &files), Some(1_000_000_000));
+        assert_eq!(cgroup_left("0::/other\n", &files), None);
+        assert_eq!(cgroup_left("4:memory:/old\n", &files), None);
+        assert_eq!(
+            field_kb("MemAvailable:   1000 kB\n", "MemAvailable:"),
+            Some(1_024_000)
+        );
+        assert!(available_memory() > 0);
+    }
 
     #[test]
     fn refuses_too_large() {

@@ -472,7 +472,10 @@ pub fn sparse(
             })
             .sum();
         let held: u64 = layers.iter().map(|l| l.len() as u64 * 16).sum();
-        let budget = ctl.memory_limit.saturating_sub(held) / 2;
+        // A pass holds its candidates about four times over at its peak (the per-letter
+        // parts, the growing list, the fresh ones, vector slack): plan for that, so a
+        // limited process refuses up front instead of failing mid-allocation.
+        let budget = ctl.memory_left().saturating_sub(held) / 4;
         let passes = (cand * 16).div_ceil(budget.max(1 << 20)).max(1);
         if passes > 256 {
             ctl.reserve(
@@ -482,7 +485,7 @@ pub fn sparse(
         }
         ctl.reserve(
             &format!("distance {d} (16 bytes a candidate position)"),
-            held + 2 * (cand * 16).div_ceil(passes),
+            held + 4 * (cand * 16).div_ceil(passes),
         )?;
         let mut layer: Vec<u128> = Vec::new();
         for pass in 0..passes {
