@@ -276,3 +276,12 @@ fn completion_offers_options_from_the_table() {
     let h = puz::repl::PuzHelper::new(&it);
     assert!(h.complete_word("memo").contains(&"memory:".to_string()));
 }
+
+#[test]
+fn help_exit_and_quit_as_words_are_answered() {
+    let (out, _, ok) = repl("help\nexit\nuse cube3\nlet quit = R U\nquit\n");
+    assert!(ok);
+    assert!(out.contains("Type :help"), "{out}");
+    assert_eq!(out.matches("Use :quit or Ctrl-D").count(), 1, "{out}");
+    assert!(out.contains("R U"), "a bound name is evaluated: {out}");
+}

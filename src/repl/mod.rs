@@ -28,6 +28,22 @@ pub fn install_ctrlc(ctl: &Control, exit_on_second: bool) {
     });
 }
 
+/// What `help`, `exit` and `quit` typed as words mean at the prompt.
+fn bare_word_help(line: &str, it: &Interp) -> Option<&'static str> {
+    if it.vars.contains_key(line) {
+        return None;
+    }
+    match line {
+        "help" | "help()" => {
+            Some("Type :help for the commands and builtins, :help NAME for one builtin.")
+        }
+        "exit" | "quit" | "exit()" | "quit()" => {
+            Some("Use :quit or Ctrl-D (end of input) to leave.")
+        }
+        _ => None,
+    }
+}
+
 pub const HELP: &str = "\
 puz REPL. Type statements as in a script; results print below.
   use cube3                  load a stdlib puzzle (cube2 cube3 cube4 pyraminx megaminx skewb
@@ -111,6 +127,11 @@ pub fn run(mut it: Interp) -> ExitCode {
             Ok(line) => {
                 let trimmed = line.trim();
                 if trimmed.is_empty() {
+                    continue;
+                }
+                // The words people type first, answered as python does (unless bound).
+                if let Some(text) = bare_word_help(trimmed, &it) {
+                    println!("{text}");
                     continue;
                 }
                 if let Some(cmd) = trimmed.strip_prefix(':') {
