@@ -2,7 +2,8 @@
 //! the builtins that call the engines (which know nothing of the syntax).
 //!
 //! Layering: a module imports only modules of later lines, never the other way round.
-//! - `interp` (statements, expressions, calls; the forms read from syntax)
+//! - `interp` (one type over three files: statements in `mod`, expressions and calls in
+//!   `expr`, names and juxtaposed words in `words`)
 //! - `builtins` (the table) -> its families (`hamilton` -> `chains`; both -> `walks`) ->
 //!   `builtins::spec` (kinds, checker, context)
 //! - `relations`, `metrics`, `show`, `build_puzzle`

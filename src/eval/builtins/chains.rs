@@ -125,19 +125,14 @@ fn levels<'a>(
     Ok(out)
 }
 
-/// Certifies `s` as a Hamilton cycle or path of the last group of `es` from the identity.
-fn certify(
-    ctx: &Ctx,
-    s: &SeqVal,
-    es: &[(GroupVal, Rc<GroupEngine>)],
-    span: Span,
-) -> EvalResult<Verdict> {
-    let lv = levels(es, ctx.ctl, span)?;
+/// Certifies `s` as a Hamilton cycle or path of the last of the levels `lv` (made by
+/// [`levels`]) from the identity.
+fn certify(ctx: &Ctx, s: &SeqVal, lv: &[Level], span: Span) -> EvalResult<Verdict> {
     let (top, below) = lv.split_last().expect("two groups at least");
     let chain = CosetChain {
         levels: below.iter().map(|l| l as &dyn Subgroup).collect(),
         group: top,
-        bottom: &es[0].1.group,
+        bottom: lv[0].group,
     };
     puz_hamilton::certify(
         &s.word,
@@ -163,7 +158,7 @@ pub fn check_by_cosets(
     let es = engines(ctx, g, chain, span)?;
     let names: Vec<&str> = es.iter().map(|(h, _)| h.text.as_str()).collect();
     let by = format!("certified by cosets along {}", names.join(" < "));
-    let v = certify(ctx, s, &es, span)?;
+    let v = certify(ctx, s, &levels(&es, ctx.ctl, span)?, span)?;
     let p = &s.puzzle;
     Ok(match v {
         Verdict::Certified(k) => {
@@ -297,7 +292,7 @@ pub fn hamilton_along(
     }
     let s = SeqVal::new(p.clone(), word);
     ctx.ctl.progress("certifying the cycle by cosets");
-    match certify(ctx, &s, &es, span)? {
+    match certify(ctx, &s, &lv, span)? {
         Verdict::Certified(Kind::Cycle) => Ok(s.word),
         Verdict::CannotCertify(why) => Err(Diag::new(
             span,

@@ -1,0 +1,367 @@
+//! The interpreter: runs statements against an environment of puzzles and bindings
+//! (here), evaluates expressions to [`Value`]s and calls builtins ([`expr`]), and reads
+//! names inside sequences, splitting juxtaposed words ([`words`]).
+
+mod expr;
+mod words;
+
+use super::build_puzzle;
+use super::builtins::{self, spec};
+use super::names::suggest;
+use super::puzzle_ctx::PuzzleCtx;
+use super::relations;
+use super::value::{MetricSpec, SeqVal, Value};
+use crate::diag::{Diag, Source};
+use crate::syntax::*;
+use indexmap::IndexMap;
+use puz_core::{Control, NamedMove, Word};
+use std::io::Write;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// A name bound by `let`, with where it was defined.
+#[derive(Clone)]
+pub struct Binding {
+    pub value: Value,
+    pub span: Span,
+    pub source: String,
+}
+
+pub struct Interp {
+    pub vars: IndexMap<String, Binding>,
+    pub puzzles: IndexMap<String, Rc<PuzzleCtx>>,
+    pub current: Option<Rc<PuzzleCtx>>,
+    pub out: Box<dyn Write>,
+    pub ctl: Control,
+    /// The REPL lets `let` rebind a name; scripts do not.
+    pub allow_rebind: bool,
+    /// The source being run (for diagnostics).
+    pub source: Source,
+    /// The metric chosen by `metric NAME` (htm until then).
+    pub metric: Rc<MetricSpec>,
+}
+
+pub use crate::diag::EvalResult;
+
+impl Interp {
+    pub fn new(out: Box<dyn Write>) -> Interp {
+        Interp {
+            vars: IndexMap::new(),
+            puzzles: IndexMap::new(),
+            current: None,
+            out,
+            ctl: Control::default(),
+            allow_rebind: false,
+            source: Source {
+                name: "<input>".into(),
+                text: Arc::new(String::new()),
+            },
+            metric: Rc::new(MetricSpec::Named("htm".into())),
+        }
+    }
+
+    /// Parses and runs a whole source. Errors carry the source they belong to.
+    pub fn run_source(&mut self, name: &str, text: &str) -> Result<(), Diag> {
+        let src = Source {
+            name: name.to_string(),
+            text: Arc::new(text.to_string()),
+        };
+        let saved = std::mem::replace(&mut self.source, src.clone());
+        let result = (|| {
+            let stmts = parse_file(text).map_err(|d| d.in_source(&src))?;
+            for s in &stmts {
+                self.ctl
+                    .flag()
+                    .store(false, std::sync::atomic::Ordering::Relaxed);
+                self.exec(s).map_err(|d| d.in_source(&src))?;
+            }
+            Ok(())
+        })();
+        self.source = saved;
+        result
+    }
+
+    pub fn print(&mut self, s: &str) {
+        let _ = writeln!(self.out, "{s}");
+        let _ = self.out.flush();
+    }
+
+    pub fn exec(&mut self, stmt: &Stmt) -> EvalResult<()> {
+        match stmt {
+            Stmt::Puzzle(def) => {
+                let text = self.source.text.clone();
+                let ctx = build_puzzle::build(def, &text, &mut |ctx, e| {
+                    let w = self.word_in(ctx, e)?;
+                    Ok(w.eval(&ctx.alphabet, ctx.def.degree()))
+                })?;
+                let ctx = Rc::new(ctx);
+                self.puzzles.insert(def.name.name.clone(), ctx.clone());
+                self.current = Some(ctx);
+                Ok(())
+            }
+            Stmt::Use { name, args, .. } => self.use_puzzle(name, args),
+            Stmt::UseFile {
+                path, path_span, ..
+            } => self.use_file(path, *path_span),
+            Stmt::Let { name, value, .. } => {
+                self.check_bindable(name)?;
+                let v = self.eval(value)?;
+                let v = match v {
+                    Value::Seq(s) => Value::Seq(SeqVal::new(
+                        s.puzzle.clone(),
+                        Word::named(&name.name, s.word.clone()),
+                    )),
+                    Value::Group(mut g) => {
+                        g.text = name.name.clone();
+                        Value::Group(g)
+                    }
+                    v => v,
+                };
+                self.vars.insert(
+                    name.name.clone(),
+                    Binding {
+                        value: v,
+                        span: name.span,
+                        source: self.source.name.clone(),
+                    },
+                );
+                Ok(())
+            }
+            Stmt::Move(m) => self.add_move(m),
+            Stmt::Metric { name, value, span } => self.metric_stmt(name, value.as_ref(), *span),
+            Stmt::Assert { expr, .. } => self.assert(expr),
+            Stmt::Show { expr, .. } => {
+                let v = self.eval(expr)?;
+                let text = super::show::show(&v).map_err(|m| Diag::new(expr.span, m))?;
+                self.print(&text);
+                Ok(())
+            }
+            Stmt::Expr(e) => {
+                let v = self.eval(e)?;
+                if !matches!(v, Value::Unit) {
+                    self.print(&v.to_string());
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn check_bindable(&self, name: &Ident) -> EvalResult<()> {
+        if let Some(p) = &self.current {
+            if p.move_index(&name.name).is_some() {
+                return Err(Diag::new(
+                    name.span,
+                    format!(
+                        "`{}` is already a move of puzzle `{}`",
+                        name.name, p.def.name
+                    ),
+                )
+                .with_label("redefined here")
+                .with_help("choose another name; a `let` may not hide a move"));
+            }
+        }
+        if builtins::is_builtin(&name.name) || name.name == "group" {
+            return Err(
+                Diag::new(name.span, format!("`{}` is a builtin", name.name))
+                    .with_label("redefined here")
+                    .with_help("choose another name"),
+            );
+        }
+        if !self.allow_rebind {
+            if let Some(b) = self.vars.get(&name.name) {
+                let d = Diag::new(name.span, format!("`{}` is already defined", name.name))
+                    .with_label("defined again here")
+                    .with_help("choose another name (names are bound once in a script)");
+                return Err(if b.source == self.source.name {
+                    d.with_related(b.span, "first defined here")
+                } else {
+                    d
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn add_move(&mut self, m: &MoveDef) -> EvalResult<()> {
+        let cur = self.require_puzzle(m.span)?;
+        if cur.move_index(&m.name.name).is_some() {
+            return Err(Diag::new(
+                m.name.span,
+                format!(
+                    "`{}` is already a move of puzzle `{}`",
+                    m.name.name, cur.def.name
+                ),
+            )
+            .with_label("redefined here")
+            .with_help("choose another name"));
+        }
+        let perm = match &m.body {
+            MoveBody::Seq(e) => self.word_in(&cur, e)?.eval(&cur.alphabet, cur.def.degree()),
+            MoveBody::Cycles { .. } => {
+                // Cycles at top level: build through a one-move puzzle definition.
+                let def = PuzzleDef {
+                    name: Ident {
+                        name: cur.def.name.clone(),
+                        span: m.span,
+                    },
+                    items: vec![],
+                    span: m.span,
+                };
+                let _ = def;
+                return Err(Diag::new(
+                    m.span,
+                    "moves given by cycles belong inside a `puzzle { ... }` definition",
+                )
+                .with_help("outside a puzzle, define a move from other moves: `move R2 = R R`"));
+            }
+        };
+        let mut def = cur.def.clone();
+        def.moves.push(NamedMove {
+            name: m.name.name.clone(),
+            perm,
+            primitive: false,
+        });
+        let ctx = Rc::new(PuzzleCtx::new(def, cur.gens.clone()));
+        self.puzzles.insert(ctx.def.name.clone(), ctx.clone());
+        self.current = Some(ctx);
+        Ok(())
+    }
+
+    /// `use "file.puz"`: runs the file here, as if its statements stood in its place. A
+    /// relative path is read from the folder of the script that names it, then from the
+    /// working directory.
+    fn use_file(&mut self, path: &str, span: Span) -> EvalResult<()> {
+        let here = std::path::Path::new(&self.source.name).parent();
+        let candidates: Vec<std::path::PathBuf> = match here {
+            Some(dir) if std::path::Path::new(path).is_relative() && dir.is_dir() => {
+                vec![dir.join(path), path.into()]
+            }
+            _ => vec![path.into()],
+        };
+        let found = candidates.iter().find(|c| c.is_file());
+        let Some(file) = found else {
+            return Err(Diag::new(span, format!("no file {path}"))
+                .with_help("`use \"FILE\"` reads a .puz file (relative paths: from the script's folder, then the working directory); `use NAME` loads a puzzle"));
+        };
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Diag::new(span, format!("cannot read {}: {e}", file.display())))?;
+        self.run_source(&file.display().to_string(), &text)
+    }
+
+    fn use_puzzle(&mut self, name: &Ident, args: &[Arg]) -> EvalResult<()> {
+        if !args.is_empty() {
+            let v = self.call(name, args, name.span.to(args.last().unwrap().span))?;
+            return match v {
+                Value::Puzzle(p) => {
+                    self.puzzles.insert(p.def.name.clone(), p.clone());
+                    self.current = Some(p);
+                    Ok(())
+                }
+                other => Err(Diag::new(
+                    name.span,
+                    format!(
+                        "`{}(...)` gives {}, not a puzzle",
+                        name.name,
+                        other.type_name()
+                    ),
+                )),
+            };
+        }
+        if let Some(p) = self.puzzles.get(&name.name) {
+            self.current = Some(p.clone());
+            return Ok(());
+        }
+        match crate::stdlib::get(&name.name) {
+            Some(text) => {
+                let file = format!("stdlib/{}.puz", name.name);
+                self.run_source(&file, text)?;
+                match self.puzzles.get(&name.name) {
+                    Some(p) => {
+                        self.current = Some(p.clone());
+                        Ok(())
+                    }
+                    None => Err(Diag::new(
+                        name.span,
+                        format!("{file} does not define puzzle `{}`", name.name),
+                    )),
+                }
+            }
+            None => {
+                let mut known: Vec<&str> = crate::stdlib::names().collect();
+                known.extend(self.puzzles.keys().map(|s| s.as_str()));
+                let near = suggest(&name.name, known.iter().copied());
+                let d = Diag::new(name.span, format!("no puzzle named `{}`", name.name))
+                    .with_label("not in the standard library");
+                Err(if near.is_empty() {
+                    d.with_help(format!("the standard library has: {}", known.join(", ")))
+                } else {
+                    d.with_help(format!("did you mean `{}`?", near[0]))
+                })
+            }
+        }
+    }
+
+    fn assert(&mut self, expr: &Expr) -> EvalResult<()> {
+        let v = self.eval(expr)?;
+        match v {
+            Value::Bool(true) => Ok(()),
+            Value::Bool(false) => {
+                let detail = match &expr.kind {
+                    ExprKind::Binary {
+                        op: BinOp::In,
+                        lhs,
+                        rhs,
+                    } => {
+                        let l = self.eval(lhs)?;
+                        match self.eval(rhs)? {
+                            Value::Group(g) => relations::why_not(&self.ctl, &l, &g, expr.span)?
+                                .unwrap_or_default(),
+                            _ => String::new(),
+                        }
+                    }
+                    ExprKind::Binary { lhs, rhs, .. } => {
+                        let l = self.eval(lhs)?;
+                        let r = self.eval(rhs)?;
+                        format!("left side: {}; right side: {}", brief(&l), brief(&r))
+                    }
+                    _ => "the expression is false".to_string(),
+                };
+                Err(Diag::new(expr.span, "assertion failed")
+                    .with_label("this is false")
+                    .with_help(detail))
+            }
+            other => Err(Diag::new(
+                expr.span,
+                format!(
+                    "`assert` needs a true/false value, not {}",
+                    other.type_name()
+                ),
+            )
+            .with_help("compare with `==`, `!=`, `<`, `in`, ...")),
+        }
+    }
+
+    pub fn require_puzzle(&self, span: Span) -> EvalResult<Rc<PuzzleCtx>> {
+        self.current.clone().ok_or_else(|| spec::no_puzzle(span))
+    }
+}
+
+/// A short rendering of a value for assertion messages.
+pub fn brief(v: &Value) -> String {
+    let s = match v {
+        Value::Seq(s) => format!(
+            "{} (effect {})",
+            s.display(),
+            s.puzzle.def.cycle_notation(s.effect())
+        ),
+        v => v.to_string(),
+    };
+    if s.len() > 300 {
+        format!(
+            "{}...",
+            &s[..s.char_indices().nth(300).map(|(i, _)| i).unwrap_or(s.len())]
+        )
+    } else {
+        s
+    }
+}
