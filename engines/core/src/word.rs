@@ -219,11 +219,23 @@ impl Word {
     /// Where letter `index` (0-based) sits in the nested structure, outermost first,
     /// with the letter itself. `None` when the index is past the end.
     pub fn locate(&self, alpha: &Alphabet, index: u128) -> Option<(Vec<Frame>, u32)> {
+        let mut memo = HashMap::new();
+        self.locate_with(alpha, index, &mut |w| w.len_in(&mut memo))
+    }
+
+    /// [`Word::locate`] with the lengths of nodes from `len`, for callers that keep their
+    /// own lengths across many look-ups.
+    pub fn locate_with(
+        &self,
+        alpha: &Alphabet,
+        index: u128,
+        len: &mut dyn FnMut(&Word) -> u128,
+    ) -> Option<(Vec<Frame>, u32)> {
         let mut frames = Vec::new();
         let mut node = self;
         let mut inverted = false;
         let mut i = index;
-        if i >= self.len() {
+        if i >= len(self) {
             return None;
         }
         loop {
@@ -246,7 +258,7 @@ impl Word {
                     node = w;
                 }
                 Word::Repeat(w, n) => {
-                    let l = w.len();
+                    let l = len(w);
                     let k = (i / l) as u64;
                     i %= l;
                     let k_shown = if inverted { *n - k } else { k + 1 };
@@ -262,7 +274,7 @@ impl Word {
                     };
                     let mut found = None;
                     for j in order {
-                        let l = items[j].len();
+                        let l = len(&items[j]);
                         if i < l {
                             found = Some(j);
                             break;

@@ -137,62 +137,10 @@ impl<'a> Runs<'a> {
         }
     }
 
-    /// Where letter `index` sits, as [`Word::locate`] (which recomputes lengths).
+    /// Where letter `index` sits, as [`Word::locate`], with the lengths kept here.
     pub fn locate(&mut self, w: &Word, index: u128) -> Option<(Vec<Frame>, u32)> {
-        let mut frames = Vec::new();
-        let (mut node, mut inverted, mut i) = (w, false, index);
-        if i >= self.len(w) {
-            return None;
-        }
-        loop {
-            match node {
-                Word::Letter(l) => {
-                    let l = if inverted {
-                        self.alpha.inverse[*l as usize]
-                    } else {
-                        *l
-                    };
-                    return Some((frames, l));
-                }
-                Word::Named(name, x) => {
-                    frames.push(Frame::Named(name.to_string()));
-                    node = x;
-                }
-                Word::Inverse(x) => {
-                    frames.push(Frame::Inverse);
-                    inverted = !inverted;
-                    node = x;
-                }
-                Word::Repeat(x, n) => {
-                    let l = self.len(x);
-                    let k = (i / l) as u64;
-                    i %= l;
-                    let k = if inverted { *n - k } else { k + 1 };
-                    frames.push(Frame::Repeat { k, n: *n });
-                    node = x;
-                }
-                Word::Seq(items) => {
-                    let n = items.len();
-                    let order: Vec<usize> = if inverted {
-                        (0..n).rev().collect()
-                    } else {
-                        (0..n).collect()
-                    };
-                    let mut found = None;
-                    for j in order {
-                        let l = self.len(&items[j]);
-                        if i < l {
-                            found = Some(j);
-                            break;
-                        }
-                        i -= l;
-                    }
-                    let j = found?;
-                    frames.push(Frame::Item { i: j + 1, n });
-                    node = &items[j];
-                }
-            }
-        }
+        let alpha = self.alpha;
+        w.locate_with(alpha, index, &mut |x| self.len(x))
     }
 
     /// Whether every letter of `w` lies in level `l`.
