@@ -8,7 +8,7 @@
 //!   `builtins::spec` (kinds, checker, context)
 //! - `relations`, `metrics`, `show`, `build_puzzle`
 //! - `value`
-//! - `groups`, `show_net`, `names`, `split`
+//! - `groups`, `show_net`, `picture` (nets, diagrams, SVG, terminal), `names`, `split`
 //! - `puzzle_ctx`
 
 pub mod build_puzzle;
@@ -17,6 +17,7 @@ pub mod groups;
 pub mod interp;
 pub mod metrics;
 pub mod names;
+pub mod picture;
 pub mod puzzle_ctx;
 pub mod relations;
 pub mod show;

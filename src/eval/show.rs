@@ -6,8 +6,16 @@ use super::puzzle_ctx::PuzzleCtx;
 use super::value::Value;
 use puz_core::Perm;
 
-pub fn show(v: &Value) -> Result<String, String> {
+/// `colour`: draw a coloured picture for a terminal (`picture::term`); otherwise text.
+pub fn show(v: &Value, colour: bool) -> Result<String, String> {
     match v.perm() {
+        Some((p, perm)) if colour => {
+            let columns = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok());
+            Ok(super::picture::term::render(
+                &super::picture::picture(p, perm),
+                columns,
+            ))
+        }
         Some((p, perm)) => Ok(draw(p, perm)),
         None => match v {
             Value::Group(g) => Ok(format!("{} on puzzle {}", g.text, g.puzzle.def.name)),

@@ -117,6 +117,18 @@ pub enum Value {
     Text(String),
     /// A turn metric: a named one or an explicit generator set.
     Metric(Rc<MetricSpec>),
+    /// A table of how many positions lie at each distance (`distances`), printed as its
+    /// report and drawn by `svg` as a bar chart.
+    Distances(Rc<DistanceTable>),
+}
+
+#[derive(Debug)]
+pub struct DistanceTable {
+    /// What was measured, for the chart's title: `distances in htm of <U, R>`.
+    pub title: String,
+    pub counts: Vec<u128>,
+    /// The printed report.
+    pub report: String,
 }
 
 /// A metric as the user wrote it; resolved against a puzzle when used.
@@ -154,6 +166,7 @@ impl Value {
             Value::List(_) => "a list",
             Value::Text(_) => "a report",
             Value::Metric(_) => "a metric",
+            Value::Distances(_) => "a distance table",
         }
     }
 
@@ -189,6 +202,7 @@ impl fmt::Display for Value {
                 write!(f, "]")
             }
             Value::Text(t) => write!(f, "{}", t.trim_end()),
+            Value::Distances(d) => write!(f, "{}", d.report.trim_end()),
             Value::Metric(m) => match m.as_ref() {
                 MetricSpec::Named(n) => write!(f, "metric {n}"),
                 MetricSpec::Explicit { name, gens } => {

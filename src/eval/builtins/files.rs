@@ -84,3 +84,71 @@ fn use_line(name: &str) -> Option<String> {
     }
     None
 }
+
+/// `svg(x, "file.svg")`: a picture of a position (a net of coloured stickers, or a
+/// diagram of pieces), of a puzzle or group solved, or a bar chart of a distance table
+/// or a list of counts.
+pub fn svg(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    use crate::eval::picture;
+    let x = a.pos(0);
+    let path_arg = a.pos(1);
+    let Value::Str(path) = &path_arg.value else {
+        unreachable!("checked kind")
+    };
+    let solved = |p: &std::rc::Rc<crate::eval::puzzle_ctx::PuzzleCtx>| {
+        let pic = picture::picture(p, &p.def.identity());
+        picture::svg::picture(&pic, &format!("{} solved", p.def.name))
+    };
+    let (text, what) = match &x.value {
+        Value::Distances(d) => {
+            let bars: Vec<(String, u128)> = d
+                .counts
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| (i.to_string(), c))
+                .collect();
+            (
+                picture::svg::bars(&d.title, "distance", &bars),
+                "a bar chart",
+            )
+        }
+        Value::List(items) => {
+            let bars = items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| match v {
+                    Value::Int(n) => u128::try_from(n).map(|c| (i.to_string(), c)).map_err(|_| {
+                        Diag::new(
+                            x.span,
+                            format!("item {i} is negative or too large to draw: {n}"),
+                        )
+                    }),
+                    _ => unreachable!("checked kind"),
+                })
+                .collect::<EvalResult<Vec<_>>>()?;
+            (
+                picture::svg::bars("counts", "distance", &bars),
+                "a bar chart",
+            )
+        }
+        Value::Puzzle(p) => (solved(p), "a picture"),
+        Value::Group(g) => (solved(&g.puzzle), "a picture"),
+        v => {
+            let (p, perm) = v.perm().expect("checked kind");
+            let pic = picture::picture(p, perm);
+            let title = format!("{} on {}", v, p.def.name);
+            (picture::svg::picture(&pic, &title), "a picture")
+        }
+    };
+    if let Err(e) = std::fs::write(path, &text) {
+        return Err(
+            Diag::new(path_arg.span, format!("cannot write {path}: {e}"))
+                .with_help("give a path in a folder that exists and that you may write to"),
+        );
+    }
+    ctx.ctl.progress(&format!("wrote {path}"));
+    Ok(Value::Text(format!(
+        "wrote {what} to {path} ({} bytes)",
+        text.len()
+    )))
+}

@@ -113,6 +113,21 @@ pub const TABLE: &[Builtin] = &[
         run: files::save,
     },
     Builtin {
+        name: "svg",
+        params: &[
+            param(
+                "x",
+                &[Seq, Pos, Group, Puzzle, Distances, ListOf(&[Int])],
+                "a position or sequence (its picture), a puzzle or group (solved), a distance table or list of counts (a bar chart)",
+            ),
+            param("file", &[Text], "where to write it (`.svg`)"),
+        ],
+        options: &[],
+        help: "writes an SVG picture: a net of coloured stickers (ids `ORBIT-lLOCATION-oORIENTATION`, as cubing.js), a diagram of pieces for puzzles without faces, or a bar chart of distances",
+        example: "use cube3; svg(R U, \"/tmp/puz-svg-example.svg\")",
+        run: files::svg,
+    },
+    Builtin {
         name: "cycles",
         params: &[param("x", SEQ_POS, "the effect to write")],
         options: &[],

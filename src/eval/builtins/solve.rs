@@ -5,10 +5,11 @@ use super::spec::{Args, Ctx};
 use crate::diag::{Diag, EvalResult};
 use crate::eval::metrics::{gen_names, group_moves, resolve};
 use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
-use crate::eval::value::{GroupVal, MetricSpec, SeqVal, Value};
+use crate::eval::value::{DistanceTable, GroupVal, MetricSpec, SeqVal, Value};
 use num_bigint::BigInt;
 use puz_core::Word;
 use puz_solver::{DistanceOptions, Metric, OptimalOptions};
+use std::rc::Rc;
 
 fn dist_args(
     ctx: &Ctx,
@@ -98,12 +99,8 @@ fn human(n: &num_bigint::BigUint) -> String {
 /// `distances(G, metric: m, depth: d)`: positions at each distance, God's number, antipodes.
 pub fn distances(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let (g, m, d) = run_distances(ctx, a)?;
-    let mut out = format!(
-        "distances in {} of {} ({} generators)\n",
-        m.name,
-        g.text,
-        m.alphabet.len()
-    );
+    let title = format!("distances in {} of {}", m.name, g.text);
+    let mut out = format!("{title} ({} generators)\n", m.alphabet.len());
     let w = d
         .counts
         .iter()
@@ -130,7 +127,11 @@ pub fn distances(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
             g.puzzle.def.cycle_notation(p)
         ));
     }
-    Ok(Value::Text(out))
+    Ok(Value::Distances(Rc::new(DistanceTable {
+        title,
+        counts: d.counts.iter().map(|&c| c as u128).collect(),
+        report: out,
+    })))
 }
 
 /// `distance_counts(...)`: the same counts as a list, for asserts.

@@ -39,6 +39,8 @@ pub struct Interp {
     pub source: Source,
     /// The metric chosen by `metric NAME` (htm until then).
     pub metric: Rc<MetricSpec>,
+    /// `show` draws coloured pictures (the output is a terminal and `NO_COLOR` is unset).
+    pub colour: bool,
 }
 
 pub use crate::diag::EvalResult;
@@ -57,6 +59,7 @@ impl Interp {
                 text: Arc::new(String::new()),
             },
             metric: Rc::new(MetricSpec::Named("htm".into())),
+            colour: false,
         }
     }
 
@@ -132,7 +135,8 @@ impl Interp {
             Stmt::Assert { expr, .. } => self.assert(expr),
             Stmt::Show { expr, .. } => {
                 let v = self.eval(expr)?;
-                let text = super::show::show(&v).map_err(|m| Diag::new(expr.span, m))?;
+                let text =
+                    super::show::show(&v, self.colour).map_err(|m| Diag::new(expr.span, m))?;
                 self.print(&text);
                 Ok(())
             }
