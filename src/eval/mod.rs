@@ -6,7 +6,7 @@
 //!   `expr`, names and juxtaposed words in `words`)
 //! - `builtins` (the table) -> its families (`hamilton` -> `chains`; both -> `walks`) ->
 //!   `builtins::spec` (kinds, checker, context)
-//! - `relations`, `metrics`, `show`, `build_puzzle`
+//! - `relations`, `metrics`, `show`, `simplify`, `build_puzzle`
 //! - `value`
 //! - `groups`, `show_net`, `picture` (nets, diagrams, SVG, terminal), `names`, `split`
 //! - `puzzle_ctx`
@@ -21,6 +21,7 @@ pub mod picture;
 pub mod puzzle_ctx;
 pub mod relations;
 pub mod show;
+pub mod simplify;
 pub mod show_net;
 pub mod split;
 pub mod value;

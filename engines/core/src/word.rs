@@ -102,6 +102,7 @@ impl Word {
     pub fn inverse(self) -> Word {
         match self {
             Word::Inverse(w) => (*w).clone(),
+            Word::Seq(items) if items.is_empty() => Word::empty(),
             w => Word::Inverse(Arc::new(w)),
         }
     }

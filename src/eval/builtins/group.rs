@@ -184,7 +184,7 @@ pub fn solve(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         .map_err(interrupted(a.span))?
     {
         Ok(letters) => {
-            let word = eng.to_word(&letters);
+            let word = crate::eval::simplify::simplify(&g.puzzle, &eng.to_word(&letters));
             let check = perm.then(&word.eval(&p.alphabet, p.def.degree()));
             if !check.is_identity() {
                 return Err(Diag::new(

@@ -142,5 +142,45 @@ pub fn optimal(
     } else {
         Wanted::Earliest
     };
+    if let Some(r) = trivial(metric, position, opts.all) {
+        return Ok(r);
+    }
     Solver::new(puzzle, metric, opts, ctl)?.solve(position, wanted, ctl)
+}
+
+/// The answers that need no table: the solved position, and a position one cheapest
+/// letter away (nothing costs less, so that letter is optimal).
+fn trivial(metric: &Metric, position: &Perm, all: bool) -> Option<Optimal> {
+    let answer = |solutions: Vec<Solution>, cost: u64| Optimal {
+        cost,
+        solutions,
+        proved_optimal: true,
+        verified: true,
+        nodes: 1,
+        tables: vec![],
+        symmetry: 1,
+    };
+    if position.is_identity() {
+        let none = Solution {
+            letters: vec![],
+            text: String::new(),
+            cost: 0,
+        };
+        return Some(answer(vec![none], 0));
+    }
+    let cheapest = *metric.cost.iter().min()?;
+    let mut found = Vec::new();
+    for (l, perm) in metric.alphabet.perms.iter().enumerate() {
+        if metric.cost[l] == cheapest && position.then(perm).is_identity() {
+            found.push(Solution {
+                letters: vec![l as u32],
+                text: metric.display(&[l as u32]),
+                cost: cheapest as u64,
+            });
+            if !all {
+                break;
+            }
+        }
+    }
+    (!found.is_empty()).then(|| answer(found, cheapest as u64))
 }
