@@ -77,6 +77,55 @@ fn completion_knows_moves_bindings_and_builtins() {
 }
 
 #[test]
+fn completion_follows_the_context() {
+    let mut it = puz::eval::Interp::new(Box::new(std::io::sink()));
+    it.run_source("t", "use cube3\nmetric quarter = {U, U'}\nlet cubed = R")
+        .unwrap();
+    let h = puz::repl::PuzHelper::new(&it);
+    // After `use`: puzzles only (not the builtin `cycles` nor the binding `cubed`).
+    let after_use = h.complete_in("use ", "cu");
+    assert!(after_use.contains(&"cube4".to_string()), "{after_use:?}");
+    assert!(
+        !after_use.iter().any(|c| c == "cycles" || c == "cubed"),
+        "{after_use:?}"
+    );
+    assert!(h.complete_in("use ", "").contains(&"row(".to_string()));
+    // After `metric` or `metric:`: metrics, the user's own among them.
+    let m = h.complete_in("optimal(R, metric: ", "");
+    assert!(
+        m.contains(&"atm".to_string()) && m.contains(&"quarter".to_string()),
+        "{m:?}"
+    );
+    assert!(h.complete_in("metric ", "q").contains(&"qtm".to_string()));
+    // Elsewhere an empty word completes to nothing, a prefix to every kind of name.
+    assert!(h.complete_in("order(", "").is_empty());
+    assert!(h
+        .complete_in("order(", "cub")
+        .contains(&"cubed".to_string()));
+}
+
+#[test]
+fn vars_time_and_reset() {
+    let (out, err, ok) = repl(
+        "use cube3\nlet sexy = R U R' U'\n:vars\n:time\norder(sexy)\n:reset\n:vars\norder(sexy)\n",
+    );
+    assert!(ok);
+    assert!(
+        out.contains("sexy") && out.contains("a move sequence"),
+        "{out}"
+    );
+    assert!(out.contains("puzzle in use: cube3"), "{out}");
+    assert!(out.contains("timing on"), "{out}");
+    assert!(err.contains("time: "), "{err}");
+    assert!(
+        out.contains("(no bindings)") && out.contains("no puzzle in use"),
+        "{out}"
+    );
+    // After :reset the binding is gone.
+    assert!(err.contains("unknown name `sexy`"), "{err}");
+}
+
+#[test]
 fn scripts_fail_with_status_one() {
     let dir = std::env::temp_dir().join("puz_status_test.puz");
     std::fs::write(&dir, "use cube3\nassert order(R) == 5\n").unwrap();

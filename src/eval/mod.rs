@@ -21,8 +21,8 @@ pub mod picture;
 pub mod puzzle_ctx;
 pub mod relations;
 pub mod show;
-pub mod simplify;
 pub mod show_net;
+pub mod simplify;
 pub mod split;
 pub mod value;
 

@@ -50,7 +50,8 @@ puz REPL. Type statements as in a script; results print below.
                              floppy cheese topspin clock lightsout sixpiece, row(n))
   let sexy = R U R' U'       name a sequence (or a group, a number, ...)
   order(sexy)  cycles(sexy)  show sexy  sexy == [R, U]  <U, R>  assert EXPR
-Commands: :help  :help NAME  :load FILE  :quit   (Ctrl-C stops a long computation; Ctrl-D quits)
+Commands: :help  :help NAME  :load FILE  :vars  :time (time each command)  :reset  :quit
+(Ctrl-C stops a long computation; Ctrl-D quits; Tab lists completions)
 Multi-line input continues while a bracket is open.";
 
 /// The REPL help: commands, then every builtin with its one-line description.
@@ -85,6 +86,42 @@ pub fn help_for(name: &str) -> Result<String, String> {
     })
 }
 
+/// `:vars`: each binding with what it holds, and the puzzle in use.
+pub fn vars_text(it: &Interp) -> String {
+    let mut lines: Vec<String> = it
+        .vars
+        .iter()
+        .map(|(name, b)| {
+            let shown = b.value.to_string();
+            let first = shown.lines().next().unwrap_or("");
+            let short: String = first.chars().take(60).collect();
+            let more = if short.len() < shown.len() {
+                " ..."
+            } else {
+                ""
+            };
+            format!("  {name:<12} {:<18} {short}{more}", b.value.type_name())
+        })
+        .collect();
+    if lines.is_empty() {
+        lines.push("  (no bindings)".into());
+    }
+    match &it.current {
+        Some(p) => lines.push(format!("puzzle in use: {}", p.def.name)),
+        None => lines.push("no puzzle in use".into()),
+    }
+    lines.join("\n")
+}
+
+/// `:reset`: a new session that keeps the REPL's settings (output, Ctrl-C, colour).
+fn fresh(old: &Interp) -> Interp {
+    let mut it = Interp::new(Box::new(std::io::stdout()));
+    it.ctl = old.ctl.clone();
+    it.colour = old.colour;
+    it.allow_rebind = true;
+    it
+}
+
 fn history_path() -> Option<std::path::PathBuf> {
     std::env::var_os("PUZ_HISTORY")
         .map(Into::into)
@@ -95,6 +132,7 @@ pub fn run(mut it: Interp) -> ExitCode {
     it.allow_rebind = true;
     let config = rustyline::Config::builder()
         .auto_add_history(true)
+        .completion_type(rustyline::CompletionType::List)
         .max_history_size(10_000)
         .unwrap()
         .build();
@@ -121,6 +159,7 @@ pub fn run(mut it: Interp) -> ExitCode {
         );
     }
     let mut n = 0;
+    let mut timing = false;
     loop {
         rl.set_helper(Some(PuzHelper::new(&it)));
         match rl.readline("puz> ") {
@@ -154,14 +193,27 @@ pub fn run(mut it: Interp) -> ExitCode {
                             }
                         }
                         ("load" | "l", _) => eprintln!("usage: :load FILE"),
+                        ("time", _) => {
+                            timing = !timing;
+                            println!("timing {}", if timing { "on" } else { "off" });
+                        }
+                        ("vars", _) => println!("{}", vars_text(&it)),
+                        ("reset", _) => {
+                            it = fresh(&it);
+                            println!("reset: no bindings, no puzzle in use");
+                        }
                         (other, _) => eprintln!("unknown command :{other} (try :help)"),
                     }
                     continue;
                 }
                 n += 1;
                 it.ctl.flag().store(false, Ordering::SeqCst);
+                let t0 = std::time::Instant::now();
                 if let Err(d) = it.run_source(&format!("<repl:{n}>"), &line) {
                     eprint!("{}", d.render(color));
+                }
+                if timing {
+                    eprintln!("time: {:.3} s", t0.elapsed().as_secs_f64());
                 }
             }
             Err(ReadlineError::Interrupted) => continue,

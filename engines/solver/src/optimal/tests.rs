@@ -68,12 +68,23 @@ fn trivial_positions_need_no_table() {
     let qtm = Metric::qtm(&c3, &FACES).unwrap();
     let none = opts(1);
     let r = optimal(&c3, &htm, &seq(&c3, "R2"), &none, &ctl).unwrap();
-    assert_eq!((r.cost, r.tables.len(), r.solutions[0].text.as_str()), (1, 0, "R2"));
+    assert_eq!(
+        (r.cost, r.tables.len(), r.solutions[0].text.as_str()),
+        (1, 0, "R2")
+    );
     let r = optimal(&c3, &htm, &c3.identity(), &none, &ctl).unwrap();
     assert_eq!((r.cost, r.solutions[0].letters.len()), (0, 0));
     // R2 costs 2 in qtm: not cheapest, so it is searched (with a real table).
-    assert_eq!(optimal(&c3, &qtm, &seq(&c3, "R2"), &opts(4 << 20), &ctl).unwrap().cost, 2);
-    let all = OptimalOptions { all: true, ..opts(1) };
+    assert_eq!(
+        optimal(&c3, &qtm, &seq(&c3, "R2"), &opts(4 << 20), &ctl)
+            .unwrap()
+            .cost,
+        2
+    );
+    let all = OptimalOptions {
+        all: true,
+        ..opts(1)
+    };
     let r = optimal(&c3, &htm, &seq(&c3, "U'"), &all, &ctl).unwrap();
     assert_eq!(r.solutions.len(), 1);
     assert_eq!(r.solutions[0].text, "U");
