@@ -334,3 +334,31 @@ fn help_exit_and_quit_as_words_are_answered() {
     assert_eq!(out.matches("Use :quit or Ctrl-D").count(), 1, "{out}");
     assert!(out.contains("R U"), "a bound name is evaluated: {out}");
 }
+
+/// Lines typed while a command runs are kept and run in order, a bracket left open among
+/// them continuing on the next line.
+#[test]
+fn lines_typed_while_working_are_run() {
+    let hist = std::env::temp_dir().join(format!("puz_ahead_history_{}", std::process::id()));
+    let Some(t) = Tmux::start("ahead", &hist) else {
+        return;
+    };
+    t.type_line("use cube3");
+    t.tmux(&[
+        "send-keys",
+        "-t",
+        &t.session,
+        "-l",
+        "distances(<U, R>, depth: 9)",
+    ]);
+    t.key("Enter");
+    pause(200);
+    for line in ["order(R U)", "order(F", "U)", "order(U2)"] {
+        t.tmux(&["send-keys", "-t", &t.session, "-l", line]);
+        t.key("Enter");
+    }
+    let screen = t.screen_when(|s| s.contains("puz> order(U2)\n2"));
+    assert!(screen.contains("puz> order(R U)\n105"), "{screen}");
+    assert!(screen.contains("puz> order(F\nU)\n105"), "{screen}");
+    assert!(screen.contains("puz> order(U2)\n2"), "{screen}");
+}

@@ -3,6 +3,7 @@
 //! long computation, not the REPL.
 
 mod helper;
+mod typeahead;
 
 use crate::eval::Interp;
 use puz_core::Control;
@@ -160,9 +161,30 @@ pub fn run(mut it: Interp) -> ExitCode {
     }
     let mut n = 0;
     let mut timing = false;
+    let mut queued = std::collections::VecDeque::new();
     loop {
         rl.set_helper(Some(PuzHelper::new(&it)));
-        match rl.readline("puz> ") {
+        queued.extend(typeahead::waiting_lines());
+        let read = match queued.pop_front() {
+            // A line typed while the last command ran: shown with its prompt, then run.
+            Some(mut line) => {
+                while crate::syntax::parser::unclosed(&line).is_some() {
+                    queued.extend(typeahead::waiting_lines());
+                    match queued.pop_front() {
+                        Some(next) => {
+                            line.push('\n');
+                            line.push_str(&next);
+                        }
+                        None => break,
+                    }
+                }
+                println!("puz> {line}");
+                let _ = rl.add_history_entry(line.as_str());
+                Ok(line)
+            }
+            None => rl.readline("puz> "),
+        };
+        match read {
             Ok(line) => {
                 let trimmed = line.trim();
                 if trimmed.is_empty() {
