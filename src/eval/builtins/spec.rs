@@ -31,6 +31,8 @@ pub enum Kind {
     ListOf(&'static [Kind]),
     /// A text in quotes, such as a file name.
     Text,
+    /// A puzzle, named by its name (`cube3`) or made by a builtin (`row(3)`).
+    Puzzle,
 }
 
 impl Kind {
@@ -43,7 +45,8 @@ impl Kind {
             | (Kind::Bool, Value::Bool(_))
             | (Kind::Metric, Value::Metric(_))
             | (Kind::Loc, Value::Str(_))
-            | (Kind::Text, Value::Str(_)) => true,
+            | (Kind::Text, Value::Str(_))
+            | (Kind::Puzzle, Value::Puzzle(_)) => true,
             (Kind::ListOf(inner), Value::List(items)) => {
                 items.iter().all(|x| inner.iter().any(|k| k.accepts(x)))
             }
@@ -61,6 +64,7 @@ impl Kind {
             Kind::Metric => "a metric".into(),
             Kind::Loc => "a location".into(),
             Kind::Text => "a text in quotes".into(),
+            Kind::Puzzle => "a puzzle".into(),
             Kind::ListOf(inner) => format!(
                 "a list of {}",
                 or_list(&inner.iter().map(|k| k.plural()).collect::<Vec<_>>())
@@ -78,6 +82,7 @@ impl Kind {
             Kind::Metric => "metrics".into(),
             Kind::Loc => "locations".into(),
             Kind::Text => "texts".into(),
+            Kind::Puzzle => "puzzles".into(),
             Kind::ListOf(_) => "lists".into(),
         }
     }
@@ -92,6 +97,7 @@ impl Kind {
             Kind::Metric => "m",
             Kind::Loc => "loc",
             Kind::Text => "\"file\"",
+            Kind::Puzzle => "p",
             Kind::ListOf(_) => "[..]",
         }
     }
