@@ -252,9 +252,9 @@ pub fn read(name: &str, text: &str) -> Result<Imported, FormatError> {
         return Err(at.err("no moves"));
     }
     let mut moves = Vec::new();
-    for (mname, t) in mv {
+    for (mname, t) in in_file_order(mv, &at) {
         let at = at.child(mname);
-        let perm = transformation(&p, &orbits, t, &at)?;
+        let perm = transformation(&p, &orbits, t, &at, &mut notes)?;
         moves.push(ReadMove {
             name: mname.clone(),
             perm,
@@ -266,7 +266,7 @@ pub fn read(name: &str, text: &str) -> Result<Imported, FormatError> {
         let at = top.child("derivedMoves");
         let d = object(d, &at)?;
         // Derived moves may use each other in any order: resolve in passes.
-        let mut pending: Vec<(&String, &Value)> = d.iter().collect();
+        let mut pending: Vec<(&String, &Value)> = in_file_order(d, &at);
         while !pending.is_empty() {
             let before = pending.len();
             let mut still = Vec::new();
@@ -304,11 +304,16 @@ fn transformation(
     orbits: &[OrbitDef],
     t: &Value,
     at: &At,
+    notes: &mut Vec<String>,
 ) -> Result<Perm, FormatError> {
     let m = object(t, at)?;
     for k in m.keys() {
         if !orbits.iter().any(|o| &o.name == k) {
-            return Err(at.child(k).err(format!("unknown orbit `{k}`")));
+            // cubing.js combines transformations over the listed orbits only.
+            notes.push(format!(
+                "{} is not a listed orbit: ignored, as cubing.js does",
+                at.child(k).path()
+            ));
         }
     }
     let mut parts = Vec::new();
@@ -342,6 +347,15 @@ fn transformation(
         parts.push(Some(OrbitMove { pieces, gains }));
     }
     Ok(move_perm(p, &parts))
+}
+
+/// An object's entries in the order the file writes them (serde_json's map sorts them),
+/// so moves keep their order.
+fn in_file_order<'v>(m: &'v Map<String, Value>, at: &At) -> Vec<(&'v String, &'v Value)> {
+    let mut v: Vec<(usize, (&String, &Value))> =
+        m.iter().map(|e| (at.child(e.0).range().0, e)).collect();
+    v.sort_by_key(|x| x.0);
+    v.into_iter().map(|x| x.1).collect()
 }
 
 /// The byte offset of a 1-based line and column.

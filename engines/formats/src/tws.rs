@@ -110,12 +110,12 @@ impl<'a> Reader<'a> {
         let mut out: Vec<SetLines<'a>> = Vec::new();
         loop {
             let Some(line) = self.lines.get(self.at) else {
-                let end = self.text.len();
+                let head_text: Vec<&str> = head.toks.iter().map(|t| t.s).collect();
                 return Err(FormatError::new(
-                    (end, end),
+                    head.r,
                     format!(
                         "the file ends inside the block `{}` (no `End`)",
-                        head.toks.iter().map(|t| t.s).collect::<Vec<_>>().join(" ")
+                        head_text.join(" ")
                     ),
                 )
                 .with_help("the file may be truncated; every block ends with a line `End`"));
