@@ -132,7 +132,7 @@ fn first_line(err: &str) -> String {
     err.lines()
         .next()
         .unwrap_or("")
-        .trim_start_matches(|c: char| c == ' ' || c == '×')
+        .trim_start_matches([' ', '×'])
         .to_string()
 }
 

@@ -239,8 +239,7 @@ pub fn read(name: &str, text: &str) -> Result<Imported, FormatError> {
         };
         rd.lx.expect(":=")?;
         if rd.lx.eat("rec(") {
-            loop {
-                let Some((k, kr)) = rd.lx.ident() else { break };
+            while let Some((k, kr)) = rd.lx.ident() {
                 rd.lx.expect(":=")?;
                 let p = rd.expr()?;
                 rd.perms.push((format!("{lhs}.{k}"), k, p, kr));

@@ -98,7 +98,6 @@ fn is_rotation(name: &str) -> bool {
 }
 
 struct Reader<'a> {
-    text: &'a str,
     lines: Vec<Line<'a>>,
     at: usize,
     sets: Vec<Set>,
@@ -300,7 +299,6 @@ fn wildcard(t: &Tok) -> FormatError {
 /// Reads a `.tws`/`.def` file.
 pub fn read(name: &str, text: &str) -> Result<Imported, FormatError> {
     let mut rd = Reader {
-        text,
         lines: lines(text),
         at: 0,
         sets: vec![],
