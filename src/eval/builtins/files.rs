@@ -1,12 +1,15 @@
 //! Builtins that write values to files: `save(w, "file.puz")` writes a move sequence as
 //! its definitions (one `let` per shared or named part, `puz_core::word_file`), so a
 //! nested word of any length is a file the size of its description, read back with
-//! `use "file.puz"`.
+//! `use "file.puz"`. Other endings write other tools' formats (`puz_formats`): a
+//! puzzle or a group as `.tws`, `.kpuzzle.json` or `.g`, a position as `.scr`.
 
 use super::spec::{Args, Ctx};
 use crate::diag::{Diag, EvalResult};
+use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
 use crate::eval::value::Value;
-use puz_core::Word;
+use puz_core::{Perm, Word};
+use puz_formats::Format;
 use std::io::Write;
 
 /// Words the file must not define: they already mean something in the language. (The
@@ -18,11 +21,117 @@ const KEYWORDS: &[&str] = &[
 
 pub fn save(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let x = a.pos(0);
-    let s = x.seq();
     let path_arg = a.pos(1);
     let Value::Str(path) = &path_arg.value else {
         unreachable!("checked kind")
     };
+    let format = Format::of_path(path);
+    let (text, what) = match (&x.value, format) {
+        (Value::Seq(_), None) => return save_word(ctx, a, path),
+        (Value::Seq(s), Some(Format::Scr)) => {
+            let name = match &s.word {
+                Word::Named(n, _) => n.to_string(),
+                _ => "scramble".to_string(),
+            };
+            (
+                puz_formats::scr::write(&s.puzzle.def, &name, s.effect()),
+                format!("the position `{name}` reaches"),
+            )
+        }
+        (Value::Pos(p, perm), Some(Format::Scr)) => (
+            puz_formats::scr::write(&p.def, "position", perm),
+            "the position".to_string(),
+        ),
+        (Value::Puzzle(p), Some(f @ (Format::Tws | Format::KPuzzle | Format::Gap))) => {
+            let moves: Vec<(String, Perm)> = p
+                .def
+                .moves
+                .iter()
+                .map(|m| (m.name.clone(), m.perm.clone()))
+                .collect();
+            let what = format!("puzzle `{}` ({} moves)", p.def.name, moves.len());
+            (write_puzzle(f, p, &moves, &p.gens), what)
+        }
+        (Value::Group(g), Some(f @ (Format::Tws | Format::KPuzzle | Format::Gap))) => {
+            let p = &g.puzzle;
+            let moves: Vec<(String, Perm)> = g
+                .gens
+                .iter()
+                .enumerate()
+                .map(|(i, w)| (generator_name(p, w, i), w.eval(&p.alphabet, p.def.degree())))
+                .collect();
+            let what = format!(
+                "puzzle `{}` with the {} generators of {} as its moves",
+                p.def.name,
+                moves.len(),
+                g.text
+            );
+            let all: Vec<usize> = (0..moves.len()).collect();
+            (write_puzzle(f, p, &moves, &all), what)
+        }
+        (v, _) => {
+            return Err(Diag::new(
+                path_arg.span,
+                format!("cannot save {} to {path}", v.type_name()),
+            )
+            .with_help("a sequence: .puz or .scr; a position: .scr; a puzzle or a group: .tws, .def, .kpuzzle.json or .g"))
+        }
+    };
+    write_file(path, &text, path_arg.span)?;
+    ctx.ctl.progress(&format!("saved {path}"));
+    Ok(Value::Text(format!(
+        "saved {what} to {path}: {} bytes",
+        text.len()
+    )))
+}
+
+fn write_puzzle(f: Format, p: &PuzzleCtx, moves: &[(String, Perm)], gens: &[usize]) -> String {
+    match f {
+        Format::Tws => {
+            let gm: Vec<(String, Perm)> = gens.iter().map(|&g| moves[g].clone()).collect();
+            let others: Vec<(String, Perm)> = (0..moves.len())
+                .filter(|i| !gens.contains(i))
+                .map(|i| moves[i].clone())
+                .collect();
+            let mut all = gm;
+            all.extend(others);
+            puz_formats::tws::write(&p.def, &all)
+        }
+        Format::KPuzzle => puz_formats::kpuzzle::write(&p.def, moves),
+        _ => puz_formats::gap::write(&p.def, moves, gens),
+    }
+}
+
+/// A group generator's name in the file: the move it is, or `g1`, `g2`, ....
+fn generator_name(p: &PuzzleCtx, w: &Word, i: usize) -> String {
+    match w {
+        Word::Named(n, _) => n.to_string(),
+        Word::Letter(l) => {
+            let (mi, _) = p.letter_moves[*l as usize];
+            if p.letter(mi, 1) == LetterFor::Letter(*l) {
+                p.def.moves[mi].name.clone()
+            } else {
+                p.alphabet.names[*l as usize].replace('\'', "_inv")
+            }
+        }
+        _ => format!("g{}", i + 1),
+    }
+}
+
+fn write_file(path: &str, text: &str, span: crate::span::Span) -> EvalResult<()> {
+    let written = std::fs::File::create(path).and_then(|mut f| {
+        f.write_all(text.as_bytes())?;
+        f.sync_all()
+    });
+    written.map_err(|e| {
+        Diag::new(span, format!("cannot write {path}: {e}"))
+            .with_help("give a path in a folder that exists and that you may write to")
+    })
+}
+
+fn save_word(ctx: &mut Ctx, a: &Args, path: &str) -> EvalResult<Value> {
+    let s = a.pos(0).seq();
+    let path_arg = a.pos(1);
     let p = &s.puzzle;
     let mut taken: Vec<&str> = KEYWORDS.to_vec();
     taken.extend(p.def.moves.iter().map(|m| m.name.as_str()));
@@ -54,16 +163,7 @@ pub fn save(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         text.push_str(&format!("let {name} = {root}\n"));
     }
     text.push_str(&format!("assert length({name}) == {len}\n"));
-    let written = std::fs::File::create(path).and_then(|mut f| {
-        f.write_all(text.as_bytes())?;
-        f.sync_all()
-    });
-    if let Err(e) = written {
-        return Err(
-            Diag::new(path_arg.span, format!("cannot write {path}: {e}"))
-                .with_help("give a path in a folder that exists and that you may write to"),
-        );
-    }
+    write_file(path, &text, path_arg.span)?;
     ctx.ctl.progress(&format!("saved {path}"));
     Ok(Value::Text(format!(
         "saved `{name}` ({len} moves) to {path}: {} definitions, {} bytes",

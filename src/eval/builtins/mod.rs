@@ -104,11 +104,15 @@ pub const TABLE: &[Builtin] = &[
     Builtin {
         name: "save",
         params: &[
-            param("w", SEQ, "the move sequence to write"),
-            param("file", &[Text], "where to write it (`.puz`)"),
+            param(
+                "x",
+                &[Seq, Pos, Group, Kind::Puzzle],
+                "what to write: a sequence (.puz, .scr), a position (.scr), a puzzle or a group (.tws, .json, .g)",
+            ),
+            param("file", &[Text], "where to write it; the ending picks the format"),
         ],
         options: &[],
-        help: "writes a sequence as its definitions (one `let` per shared or named part); read it back with `use \"file\"`",
+        help: "writes a file: a sequence as its definitions (.puz, read back with `use \"file\"`); a puzzle with all its moves, or a group's puzzle with the group's generators as its moves, as twsearch (.tws), KPuzzle (.kpuzzle.json) or GAP (.g); a position as a twsearch scramble (.scr)",
         example: "use row(3); let c = (L R)3; save(c, \"/tmp/puz-save-example.puz\")",
         run: files::save,
     },

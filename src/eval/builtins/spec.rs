@@ -31,7 +31,7 @@ pub enum Kind {
     ListOf(&'static [Kind]),
     /// A text in quotes, such as a file name.
     Text,
-    /// A puzzle value (`row(5)`).
+    /// A puzzle, named by its name (`cube3`) or made by a builtin (`row(3)`).
     Puzzle,
     /// A table of distances (`distances(G)`).
     Distances,

@@ -249,7 +249,50 @@ impl Interp {
         };
         let text = std::fs::read_to_string(file)
             .map_err(|e| Diag::new(span, format!("cannot read {}: {e}", file.display())))?;
-        self.run_source(&file.display().to_string(), &text)
+        match puz_formats::Format::of_path(path) {
+            Some(format) => self.import(format, file, text),
+            None => self.run_source(&file.display().to_string(), &text),
+        }
+    }
+
+    /// `use "x.tws"` (or `.def`, `.json`, `.g`): the puzzle another tool's file
+    /// defines becomes current, named for the file; the session changes only once the
+    /// whole file has been read.
+    fn import(
+        &mut self,
+        format: puz_formats::Format,
+        file: &std::path::Path,
+        text: String,
+    ) -> EvalResult<()> {
+        let src = Source {
+            name: file.display().to_string(),
+            text: Arc::new(text),
+        };
+        let stem = file
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let stem = stem
+            .split('.')
+            .next()
+            .filter(|s| !s.is_empty())
+            .unwrap_or("imported");
+        let name = puz_formats::puz_name(stem);
+        let imported = puz_formats::import(format, &name, &src.text).map_err(|e| {
+            let d = Diag::new(Span::new(e.start, e.end), e.message).with_label("here");
+            match e.help {
+                Some(h) => d.with_help(h),
+                None => d,
+            }
+            .in_source(&src)
+        })?;
+        for note in &imported.notes {
+            self.print(&format!("note: {}: {note}", src.name));
+        }
+        let ctx = Rc::new(PuzzleCtx::new(imported.puzzle, imported.gens));
+        self.puzzles.insert(name, ctx.clone());
+        self.current = Some(ctx);
+        Ok(())
     }
 
     fn use_puzzle(&mut self, name: &Ident, args: &[Arg]) -> EvalResult<()> {

@@ -70,8 +70,14 @@ impl Interp {
             return Err(self.unknown_name(name, span));
         }
         let p = self.current.clone().unwrap();
-        let pieces = self.split_word(&p, name, span)?;
-        Ok(Value::Seq(SeqVal::new(p, Word::seq(pieces))))
+        match self.split_word(&p, name, span) {
+            Ok(pieces) => Ok(Value::Seq(SeqVal::new(p, Word::seq(pieces)))),
+            // A word that is no sequence of moves may name a puzzle (`save(cube3, ..)`).
+            Err(e) => match self.puzzles.get(name) {
+                Some(q) => Ok(Value::Puzzle(q.clone())),
+                None => Err(e),
+            },
+        }
     }
 
     pub(super) fn unknown_name(&self, name: &str, span: Span) -> Diag {
