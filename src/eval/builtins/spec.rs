@@ -4,6 +4,8 @@
 //! narrow context (the puzzle and metric in use, the Control, the output).
 
 use crate::diag::{Diag, EvalResult};
+use crate::eval::jobs::Jobs;
+use crate::eval::json::{self, Field};
 use crate::eval::names::suggest;
 use crate::eval::puzzle_ctx::PuzzleCtx;
 use crate::eval::value::{GroupVal, MetricSpec, SeqVal, Value};
@@ -12,6 +14,7 @@ use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 use puz_core::{Control, Perm};
 use std::io::Write;
+use std::path::PathBuf;
 use std::rc::Rc;
 
 /// A kind of value a parameter or option takes.
@@ -31,6 +34,9 @@ pub enum Kind {
     ListOf(&'static [Kind]),
     /// A text in quotes, such as a file name.
     Text,
+    /// A builtin, written by its name (`optimal`); the interpreter passes the name as
+    /// written, unevaluated.
+    Builtin,
 }
 
 impl Kind {
@@ -43,7 +49,8 @@ impl Kind {
             | (Kind::Bool, Value::Bool(_))
             | (Kind::Metric, Value::Metric(_))
             | (Kind::Loc, Value::Str(_))
-            | (Kind::Text, Value::Str(_)) => true,
+            | (Kind::Text, Value::Str(_))
+            | (Kind::Builtin, Value::Str(_)) => true,
             (Kind::ListOf(inner), Value::List(items)) => {
                 items.iter().all(|x| inner.iter().any(|k| k.accepts(x)))
             }
@@ -61,6 +68,7 @@ impl Kind {
             Kind::Metric => "a metric".into(),
             Kind::Loc => "a location".into(),
             Kind::Text => "a text in quotes".into(),
+            Kind::Builtin => "the name of a builtin".into(),
             Kind::ListOf(inner) => format!(
                 "a list of {}",
                 or_list(&inner.iter().map(|k| k.plural()).collect::<Vec<_>>())
@@ -78,6 +86,7 @@ impl Kind {
             Kind::Metric => "metrics".into(),
             Kind::Loc => "locations".into(),
             Kind::Text => "texts".into(),
+            Kind::Builtin => "builtins".into(),
             Kind::ListOf(_) => "lists".into(),
         }
     }
@@ -92,6 +101,7 @@ impl Kind {
             Kind::Metric => "m",
             Kind::Loc => "loc",
             Kind::Text => "\"file\"",
+            Kind::Builtin => "f",
             Kind::ListOf(_) => "[..]",
         }
     }
@@ -540,6 +550,15 @@ pub struct Ctx<'a> {
     /// Ctrl-C, progress and memory checks.
     pub ctl: &'a Control,
     pub out: &'a mut dyn Write,
+    /// Results are printed as JSON (`puz run --json`): notes become fields.
+    pub json: bool,
+    /// What the builtin reported about its result (an optimal solution's length, metric,
+    /// checks): the JSON of the result carries them.
+    pub fields: Vec<Field>,
+    /// Where `batch` runs its items (`puz batch`); `None`: all of them, here.
+    pub jobs: Option<&'a mut dyn Jobs>,
+    /// Where pattern tables are cached (`--cache DIR`); `None`: the default place.
+    pub cache: Option<PathBuf>,
 }
 
 impl Ctx<'_> {
@@ -548,8 +567,29 @@ impl Ctx<'_> {
     }
 
     pub fn print(&mut self, s: &str) {
-        let _ = writeln!(self.out, "{s}");
+        let line = if self.json {
+            json::note("note", s).to_string()
+        } else {
+            s.to_string()
+        };
+        let _ = writeln!(self.out, "{line}");
         let _ = self.out.flush();
+    }
+
+    /// One JSON object as its own line (under `--json`).
+    pub fn print_json(&mut self, j: &serde_json::Value) {
+        let _ = writeln!(self.out, "{j}");
+        let _ = self.out.flush();
+    }
+
+    /// A remark on the result: printed as a line, or under `--json` kept as fields of
+    /// the result's object (one object a result, so a program reads them together).
+    pub fn note(&mut self, text: &str, fields: Vec<Field>) {
+        if self.json {
+            self.fields.extend(fields);
+        } else {
+            self.print(text);
+        }
     }
 
     /// The metric option `metric:`, or the one in use.
