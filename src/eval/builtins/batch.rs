@@ -155,6 +155,7 @@ pub fn batch(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
             fields: Vec::new(),
             jobs: None,
             cache: ctx.cache.clone(),
+            here: ctx.here.clone(),
         };
         let t0 = Instant::now();
         let v = (f.run)(&mut sub, &calls[i]).map_err(|d| {

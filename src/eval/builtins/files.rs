@@ -89,7 +89,7 @@ fn use_line(name: &str) -> Option<String> {
 
 /// `read_sequences("file")`: one move sequence a line, moves separated by spaces (`R U2
 /// F'`, as papers and solvers print them; juxtaposed moves such as `RU'` are split as in
-/// scripts). Blank lines and lines starting with `//` or `#` are skipped. A data format,
+/// scripts). A relative name is read from the script's folder first. Blank lines and lines starting with `//` or `#` are skipped. A data format,
 /// not puz syntax: no brackets or macros, so any program can write it.
 pub fn read_sequences(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let p = ctx.puzzle(a.span)?;
@@ -97,7 +97,7 @@ pub fn read_sequences(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let Value::Str(path) = &path_arg.value else {
         unreachable!("checked kind")
     };
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = std::fs::read_to_string(ctx.file(path)).map_err(|e| {
         Diag::new(path_arg.span, format!("cannot read {path}: {e}"))
             .with_help("a file of move sequences, one a line")
     })?;

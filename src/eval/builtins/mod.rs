@@ -446,7 +446,7 @@ pub const TABLE: &[Builtin] = &[
         params: &[param("file", &[Text], "one move sequence a line (`R U2 F'`)")],
         options: &[],
         help: "the move sequences of a text file, one a line, as a list (blank and `#` lines skipped)",
-        example: "use cube3; save(R U2 F', \"/tmp/puz-read-example.txt\"); read_sequences(\"/tmp/puz-read-example.txt\")",
+        example: "use cube2; read_sequences(\"examples/cluster/cube2_positions.txt\")",
         run: files::read_sequences,
     },
     Builtin {

@@ -559,6 +559,9 @@ pub struct Ctx<'a> {
     pub jobs: Option<&'a mut dyn Jobs>,
     /// Where pattern tables are cached (`--cache DIR`); `None`: the default place.
     pub cache: Option<PathBuf>,
+    /// The folder of the script being run: relative file names are read from there
+    /// first, then from the working directory (as `use "file"` does).
+    pub here: Option<PathBuf>,
 }
 
 impl Ctx<'_> {
@@ -574,6 +577,16 @@ impl Ctx<'_> {
         };
         let _ = writeln!(self.out, "{line}");
         let _ = self.out.flush();
+    }
+
+    /// A file named in the script: relative to the script's folder when it is there.
+    pub fn file(&self, path: &str) -> PathBuf {
+        match &self.here {
+            Some(dir) if std::path::Path::new(path).is_relative() && dir.join(path).exists() => {
+                dir.join(path)
+            }
+            _ => PathBuf::from(path),
+        }
     }
 
     /// One JSON object as its own line (under `--json`).

@@ -187,6 +187,10 @@ impl Interp {
                 .as_mut()
                 .map(|j| &mut **j as &mut dyn crate::eval::jobs::Jobs),
             cache: self.cache.clone(),
+            here: std::path::Path::new(&self.source.name)
+                .parent()
+                .filter(|d| d.is_dir())
+                .map(|d| d.to_path_buf()),
         };
         let r = (b.run)(&mut ctx, &args);
         let fields = std::mem::take(&mut ctx.fields);
