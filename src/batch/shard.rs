@@ -100,7 +100,7 @@ pub fn resolve(flag: Option<&str>, env: &dyn Fn(&str) -> Option<String>) -> Resu
 mod tests {
     use super::*;
 
-    fn with(vars: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + '_ {
+    fn with<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
         move |k| {
             vars.iter()
                 .find(|(n, _)| *n == k)
