@@ -6,6 +6,7 @@
 # sample (the size that pins the mean to about two decimals: the standard deviation of
 # the distances is near 0.7, so 0.7/sqrt(10000) = 0.007).
 #   benches/cluster/run.sh [COUNT] [SHARDS]      (defaults: 200 and 2; needs root)
+#   BATCH=examples/cluster/random_cube2.puz benches/cluster/run.sh 100   (another batch)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 count=${1:-200}
@@ -52,7 +53,7 @@ for _ in $(seq 60); do
 done
 sinfo
 # The batch, cut to COUNT positions (the hash changes with it: its own results folder).
-sed "s/count: 200/count: $count/" benches/cluster/random_atm.puz > "$work/random_atm.puz"
+sed "s/count: [0-9]*/count: $count/" "${BATCH:-benches/cluster/random_atm.puz}" > "$work/random_atm.puz"
 mkdir -p "$work/cache"
 cp -l ~/.cache/puz/pdb-* "$work/cache/" 2> /dev/null || true
 start=$(date +%s.%N)
@@ -63,4 +64,6 @@ end=$(date +%s.%N)
 echo "sbatch --array=0-$((shards - 1)): $count positions, $shards shards, $(echo "$end - $start" | bc) s wall"
 "$puz" merge "$work/out" | tee "$work/merge.txt"
 per=$(awk '/s an item/ {print $(NF-3)}' "$work/merge.txt")
-echo "10,000 positions at $per s each: $(echo "$per * 10000 / 3600" | bc -l | xargs printf '%.1f') CPU-hours of search on this machine's cores ($cpus)"
+hours=$(echo "$per * 10000 / 3600" | bc -l)
+printf '10,000 positions at %s s each: %.1f shard-hours, %.1f hours on this machine with %s shards\n' \
+    "$per" "$hours" "$(echo "$hours / $shards" | bc -l)" "$shards"
