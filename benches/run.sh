@@ -38,6 +38,7 @@ section bash benches/group/run.sh
 section cargo run --release -q -p puz-hamilton --example hamilton_bench
 section cargo run --release -q -p puz-hamilton --example hamilton_chain
 section bash benches/solver/run.sh
+section bash benches/cluster/run.sh
 } | tee "$TMP"
 cp "$TMP" "$OUT"
 echo "figures written to $OUT"

@@ -1,9 +1,11 @@
 //! puz: a language, interpreter and REPL for the group theory of permutation puzzles.
 //!
 //! Stages: [`syntax`] (pest grammar -> AST with spans), [`eval`] (interpreter, values,
-//! builtins calling the engines), [`repl`] (interactive loop), [`diag`] (diagnostics).
+//! builtins calling the engines), [`repl`] (interactive loop), [`batch`] (`puz batch` and
+//! `puz merge`: a script's batch split into shards), [`diag`] (diagnostics).
 //! The engines are separate crates under `engines/` and know nothing of the syntax.
 
+pub mod batch;
 pub mod diag;
 pub mod eval;
 pub mod repl;

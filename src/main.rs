@@ -1,9 +1,9 @@
 //! The `puz` command: run a script (`puz FILE`, `puz run FILE`, `-` for standard input),
-//! evaluate one line, or open the REPL.
+//! evaluate one line, open the REPL, run a shard of a batch or merge the shards.
 
 use clap::{Parser, Subcommand};
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -23,6 +23,12 @@ struct Cli {
     /// No progress lines on standard error (results and errors are still printed).
     #[arg(short, long, global = true)]
     quiet: bool,
+    /// Print each result as one JSON object a line (kind, value and the builtin's fields).
+    #[arg(long, global = true)]
+    json: bool,
+    /// Where pattern tables are cached (shared by shards on many machines; it must exist).
+    #[arg(long, global = true, value_name = "DIR")]
+    cache: Option<PathBuf>,
     /// The script to run (as `puz run FILE`).
     file: Option<PathBuf>,
     #[command(subcommand)]
@@ -38,6 +44,25 @@ enum Cmd {
     },
     /// Open the REPL (the default).
     Repl,
+    /// Run one shard of the script's `batch(items, f, ...)`, appending to DIR/shard-K.jsonl
+    /// (a shard run again resumes where it stopped).
+    Batch {
+        /// The script; it calls `batch(...)` once.
+        file: PathBuf,
+        /// K/N: this shard's index from 0 and the number of shards. Default: from
+        /// SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX and
+        /// PUZ_SHARDS; else 0/1, the whole batch.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+        /// The folder of the result files (made if missing; shared by the shards).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Check that every item of a batch is in DIR exactly once, and print its summary.
+    Merge {
+        /// The folder the shards wrote.
+        dir: PathBuf,
+    },
 }
 
 /// Colour on a terminal, unless `NO_COLOR` is set to anything (no-color.org).
@@ -95,6 +120,33 @@ fn run() -> ExitCode {
     if !cli.quiet {
         it.ctl = it.ctl.clone().with_progress(|msg| eprintln!("  {msg}"));
     }
+    if let Some(dir) = &cli.cache {
+        if !dir.is_dir() {
+            eprintln!(
+                "error: the cache folder {} does not exist (make it first, once, where every shard can reach it: mkdir -p {})",
+                dir.display(),
+                dir.display()
+            );
+            return ExitCode::from(2);
+        }
+        it.cache = Some(dir.clone());
+    }
+    it.json = cli.json;
+    if let Some(Cmd::Merge { dir }) = &cli.cmd {
+        return match puz::batch::merge::merge(dir) {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    if let Some(Cmd::Batch { file, shard, out }) = &cli.cmd {
+        return batch(it, file, shard.as_deref(), out);
+    }
     let script = match (&cli.cmd, &cli.file) {
         (Some(Cmd::Run { file }), _) | (None, Some(file)) => Some(file),
         _ => None,
@@ -116,6 +168,10 @@ fn run() -> ExitCode {
             return puz::repl::run(it);
         }
     };
+    finish(result)
+}
+
+fn finish(result: Result<(), puz::diag::Diag>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(d) => {
@@ -123,4 +179,28 @@ fn run() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `puz batch FILE --shard K/N --out DIR`.
+fn batch(mut it: puz::eval::Interp, file: &PathBuf, shard: Option<&str>, out: &Path) -> ExitCode {
+    let shard = match puz::batch::shard::resolve(shard, &|k| std::env::var(k).ok()) {
+        Ok(s) => s,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return ExitCode::from(2);
+        }
+    };
+    let (name, text) = match read_script(file) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let jobs = puz::batch::ShardJobs::new(out.to_path_buf(), shard, text.clone());
+    it.jobs = Some(Box::new(jobs));
+    puz::repl::install_ctrlc(&it.ctl, true);
+    let result = it.run_source(&name, &text);
+    if result.is_ok() && !it.jobs.as_ref().is_some_and(|j| j.started()) {
+        eprintln!("error: {name} runs no `batch(items, f, ...)`: `puz batch` runs a shard of one");
+        return ExitCode::from(2);
+    }
+    finish(result)
 }

@@ -6,7 +6,8 @@
 //!   `expr`, names and juxtaposed words in `words`)
 //! - `builtins` (the table) -> its families (`hamilton` -> `chains`; both -> `walks`) ->
 //!   `builtins::spec` (kinds, checker, context)
-//! - `relations`, `metrics`, `show`, `simplify`, `build_puzzle`
+//! - `relations`, `metrics`, `show`, `simplify`, `build_puzzle`, `jobs`
+//! - `json` (values as JSON objects)
 //! - `value`
 //! - `groups`, `show_net`, `picture` (nets, diagrams, SVG, terminal), `names`, `split`
 //! - `puzzle_ctx`
@@ -15,6 +16,8 @@ pub mod build_puzzle;
 pub mod builtins;
 pub mod groups;
 pub mod interp;
+pub mod jobs;
+pub mod json;
 pub mod metrics;
 pub mod names;
 pub mod picture;

@@ -2,12 +2,14 @@
 //! its definitions (one `let` per shared or named part, `puz_core::word_file`), so a
 //! nested word of any length is a file the size of its description, read back with
 //! `use "file.puz"`. Other endings write other tools' formats (`puz_formats`): a
-//! puzzle or a group as `.tws`, `.kpuzzle.json` or `.g`, a position as `.scr`.
+//! puzzle or a group as `.tws`, `.kpuzzle.json` or `.g`, a position as `.scr`; `svg`
+//! writes pictures. `read_sequences("file")` reads a plain list of move sequences.
 
 use super::spec::{Args, Ctx};
 use crate::diag::{Diag, EvalResult};
 use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
-use crate::eval::value::Value;
+use crate::eval::split::splits;
+use crate::eval::value::{SeqVal, Value};
 use puz_core::{Perm, Word};
 use puz_formats::Format;
 use std::io::Write;
@@ -251,4 +253,71 @@ pub fn svg(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         "wrote {what} to {path} ({} bytes)",
         text.len()
     )))
+}
+
+/// `read_sequences("file")`: one move sequence a line, moves separated by spaces (`R U2
+/// F'`, as papers and solvers print them; juxtaposed moves such as `RU'` are split as in
+/// scripts). A relative name is read from the script's folder first. Blank lines and lines starting with `//` or `#` are skipped. A data format,
+/// not puz syntax: no brackets or macros, so any program can write it.
+pub fn read_sequences(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
+    let p = ctx.puzzle(a.span)?;
+    let path_arg = a.pos(0);
+    let Value::Str(path) = &path_arg.value else {
+        unreachable!("checked kind")
+    };
+    let text = std::fs::read_to_string(ctx.file(path)).map_err(|e| {
+        Diag::new(path_arg.span, format!("cannot read {path}: {e}"))
+            .with_help("a file of move sequences, one a line")
+    })?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with("//") || line.starts_with('#') {
+            continue;
+        }
+        let mut words = Vec::new();
+        for token in line.split_whitespace() {
+            let w = token_word(&p, token).ok_or_else(|| {
+                Diag::new(
+                    path_arg.span,
+                    format!(
+                        "{path}, line {}: `{token}` is not a move of puzzle `{}`",
+                        n + 1,
+                        p.def.name
+                    ),
+                )
+                .with_help("one sequence a line, its moves separated by spaces: R U2 F'")
+            })?;
+            words.push(w);
+        }
+        out.push(Value::Seq(SeqVal::new(p.clone(), Word::seq(words))));
+    }
+    Ok(Value::List(out))
+}
+
+/// One token: moves with optional powers, then primes inverting the last of them.
+fn token_word(p: &PuzzleCtx, token: &str) -> Option<Word> {
+    let body = token.trim_end_matches('\'');
+    let primes = token.len() - body.len();
+    let is_name = |s: &str| p.move_index(s).is_some();
+    let mut splits = splits(body, &is_name, 2);
+    if splits.len() != 1 {
+        return None;
+    }
+    let pieces = splits.pop()?;
+    let last = pieces.len().checked_sub(1)?;
+    let mut words = Vec::new();
+    for (k, piece) in pieces.iter().enumerate() {
+        let mi = p.move_index(&piece.name)?;
+        let mut power = piece.power.unwrap_or(1) as i64;
+        if k == last && primes % 2 == 1 {
+            power = -power;
+        }
+        words.push(match p.letter(mi, power) {
+            LetterFor::Letter(l) => Word::Letter(l),
+            LetterFor::Identity => Word::empty(),
+            LetterFor::Repeat(l, n) => Word::Letter(l).pow(n),
+        });
+    }
+    Some(Word::seq(words))
 }

@@ -11,6 +11,8 @@ use crate::eval::value::{GroupVal, SeqVal, Value};
 use crate::span::Span;
 use num_bigint::{BigInt, BigUint, Sign};
 use puz_group::ChainOptions;
+use rand::SeedableRng;
+use rand_chacha::ChaCha12Rng;
 
 /// The point for a location name (`UFR`, `corners.UFR`, `E`), orientation 0.
 fn location_point(p: &PuzzleCtx, v: &Value, span: Span) -> EvalResult<usize> {
@@ -204,14 +206,43 @@ pub fn solve(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
 pub fn random(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let g = a.pos(0).group();
     let eng = g.engine(ctx.ctl, a.span)?;
-    let perm = match a.count("seed")? {
-        Some(seed) => {
-            let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed as u64);
-            eng.group.random(&mut rng)
-        }
-        None => eng.group.random(&mut rand::thread_rng()),
+    let seed = a.count("seed")?;
+    let one = |rng: &mut ChaCha12Rng| Value::Pos(g.puzzle.clone(), eng.group.random(rng));
+    let Some(count) = a.count("count")? else {
+        let mut rng = match seed {
+            Some(s) => ChaCha12Rng::seed_from_u64(s as u64),
+            None => ChaCha12Rng::from_entropy(),
+        };
+        return Ok(one(&mut rng));
     };
-    Ok(Value::Pos(g.puzzle.clone(), perm))
+    if !(0..=MAX_COUNT).contains(&count) {
+        return Err(Diag::new(
+            a.opt("count").map_or(a.span, |c| c.span),
+            format!("`count:` is between 0 and {MAX_COUNT}"),
+        ));
+    }
+    // Item i has a seed of its own, so a slice of the list (a shard of a batch) is the
+    // same however the list is cut, and the same list on every machine (ChaCha is
+    // specified to the bit; rand's StdRng is not promised to stay ChaCha).
+    let base = seed.map_or_else(rand::random::<u64>, |s| s as u64);
+    let mut items = Vec::with_capacity(count as usize);
+    for i in 0..count as u64 {
+        ctx.ctl.check().map_err(interrupted(a.span))?;
+        let mut rng = ChaCha12Rng::seed_from_u64(splitmix64(base ^ splitmix64(i)));
+        items.push(one(&mut rng));
+    }
+    Ok(Value::List(items))
+}
+
+/// The most positions `random(G, count: n)` makes at once.
+const MAX_COUNT: i64 = 10_000_000;
+
+/// SplitMix64's finaliser: distinct seeds for the items from one seed and an index.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 pub fn rank(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {

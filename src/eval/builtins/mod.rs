@@ -5,6 +5,7 @@
 //! an engine. Nothing here parses or evaluates syntax.
 
 mod basic;
+mod batch;
 mod chains;
 mod files;
 mod group;
@@ -216,13 +217,21 @@ pub const TABLE: &[Builtin] = &[
     Builtin {
         name: "random",
         params: &[G],
-        options: &[opt(
-            "seed",
-            INT,
-            D::Computed("a fresh random seed"),
-            "the same seed gives the same position",
-        )],
-        help: "a uniformly random position of G",
+        options: &[
+            opt(
+                "seed",
+                INT,
+                D::Computed("a fresh random seed"),
+                "the same seed gives the same position (on every machine)",
+            ),
+            opt(
+                "count",
+                INT,
+                D::Computed("none: one position, not a list"),
+                "a list of this many positions (item i depends only on the seed and i)",
+            ),
+        ],
+        help: "a uniformly random position of G, or a list of them",
         example: "use cube3; random(group, seed: 7)",
         run: group::random,
     },
@@ -450,6 +459,41 @@ pub const TABLE: &[Builtin] = &[
         help: "an optimal solution (IDA* with pattern databases), proved and re-checked",
         example: "use cube2; optimal(R U R' U', memory: 1000000)",
         run: solve::optimal,
+    },
+    Builtin {
+        name: "read_sequences",
+        params: &[param("file", &[Text], "one move sequence a line (`R U2 F'`)")],
+        options: &[],
+        help: "the move sequences of a text file, one a line, as a list (blank and `#` lines skipped)",
+        example: "use cube2; read_sequences(\"examples/cluster/cube2_positions.txt\")",
+        run: files::read_sequences,
+    },
+    Builtin {
+        name: "batch",
+        params: &[
+            param(
+                "items",
+                &[ListOf(&[Seq, Pos, Group, Int])],
+                "the work: positions, walks or groups",
+            ),
+            param("f", &[Builtin], "the builtin applied to each item (`optimal`)"),
+        ],
+        options: &[
+            opt(
+                "with",
+                &[Group, Seq, Pos, Int],
+                D::Computed("none"),
+                "f's second argument, the same for every item (`check_hamilton`'s group)",
+            ),
+            METRIC_OPT,
+            opt("memory", INT, D::Computed("f's default"), "passed on to f"),
+            opt("depth", INT, D::Computed("f's default"), "passed on to f"),
+            opt("chain", &[ListOf(GROUP)], D::Computed("f's default"), "passed on to f"),
+            opt("start", SEQ_POS, D::Computed("f's default"), "passed on to f"),
+        ],
+        help: "applies f to every item and summarises the results (histogram, mean, maxima); `puz batch` splits the items among shards",
+        example: "use cube2; batch(random(group, count: 3, seed: 1), optimal, memory: 1000000)",
+        run: batch::batch,
     },
 ];
 

@@ -9,6 +9,7 @@ use crate::eval::value::{DistanceTable, GroupVal, MetricSpec, SeqVal, Value};
 use num_bigint::BigInt;
 use puz_core::Word;
 use puz_solver::{DistanceOptions, Metric, OptimalOptions};
+use serde_json::Value as J;
 use std::rc::Rc;
 
 fn dist_args(
@@ -176,6 +177,13 @@ pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         table_memory: a.count("memory")?.map(|n| n.max(0) as u64),
         ..OptimalOptions::default()
     };
+    let opts = match &ctx.cache {
+        Some(dir) => OptimalOptions {
+            cache: Some(dir.clone()),
+            ..opts
+        },
+        None => opts,
+    };
     let ctl = ctx.ctl;
     let r = puz_solver::optimal(&p.def, &m, &pos, &opts, ctl)
         .map_err(|err| Diag::new(a.span, err.to_string()))?;
@@ -204,7 +212,18 @@ pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     } else {
         "NOT proved optimal"
     };
-    ctx.print(&format!(
+    let mut fields = vec![
+        ("length", J::from(r.cost)),
+        ("metric", J::from(m.name.clone())),
+        ("proved_optimal", J::Bool(r.proved_optimal)),
+        // Reached only when every solution solved the position (checked above).
+        ("rechecked", J::Bool(true)),
+        ("symmetry", J::from(r.symmetry)),
+    ];
+    if opts.all {
+        fields.push(("solutions", J::from(seqs.len())));
+    }
+    let text = format!(
         "// {} {} in {}, {status}, re-checked by applying it{}{}",
         r.cost,
         if r.cost == 1 { "move" } else { "moves" },
@@ -226,7 +245,8 @@ pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         } else {
             String::new()
         }
-    ));
+    );
+    ctx.note(&text, fields);
     if opts.all {
         Ok(Value::List(seqs))
     } else {

@@ -4,6 +4,8 @@
 //! narrow context (the puzzle and metric in use, the Control, the output).
 
 use crate::diag::{Diag, EvalResult};
+use crate::eval::jobs::Jobs;
+use crate::eval::json::{self, Field};
 use crate::eval::names::suggest;
 use crate::eval::puzzle_ctx::PuzzleCtx;
 use crate::eval::value::{GroupVal, MetricSpec, SeqVal, Value};
@@ -12,6 +14,7 @@ use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive};
 use puz_core::{Control, Perm};
 use std::io::Write;
+use std::path::PathBuf;
 use std::rc::Rc;
 
 /// A kind of value a parameter or option takes.
@@ -35,6 +38,9 @@ pub enum Kind {
     Puzzle,
     /// A table of distances (`distances(G)`).
     Distances,
+    /// A builtin, written by its name (`optimal`); the interpreter passes the name as
+    /// written, unevaluated.
+    Builtin,
 }
 
 impl Kind {
@@ -50,6 +56,7 @@ impl Kind {
             | (Kind::Text, Value::Str(_))
             | (Kind::Puzzle, Value::Puzzle(_))
             | (Kind::Distances, Value::Distances(_)) => true,
+            (Kind::Builtin, Value::Str(_)) => true,
             (Kind::ListOf(inner), Value::List(items)) => {
                 items.iter().all(|x| inner.iter().any(|k| k.accepts(x)))
             }
@@ -69,6 +76,7 @@ impl Kind {
             Kind::Text => "a text in quotes".into(),
             Kind::Puzzle => "a puzzle".into(),
             Kind::Distances => "a distance table".into(),
+            Kind::Builtin => "the name of a builtin".into(),
             Kind::ListOf(inner) => format!(
                 "a list of {}",
                 or_list(&inner.iter().map(|k| k.plural()).collect::<Vec<_>>())
@@ -88,6 +96,7 @@ impl Kind {
             Kind::Text => "texts".into(),
             Kind::Puzzle => "puzzles".into(),
             Kind::Distances => "distance tables".into(),
+            Kind::Builtin => "builtins".into(),
             Kind::ListOf(_) => "lists".into(),
         }
     }
@@ -104,6 +113,7 @@ impl Kind {
             Kind::Text => "\"file\"",
             Kind::Puzzle => "p",
             Kind::Distances => "d",
+            Kind::Builtin => "f",
             Kind::ListOf(_) => "[..]",
         }
     }
@@ -552,6 +562,18 @@ pub struct Ctx<'a> {
     /// Ctrl-C, progress and memory checks.
     pub ctl: &'a Control,
     pub out: &'a mut dyn Write,
+    /// Results are printed as JSON (`puz run --json`): notes become fields.
+    pub json: bool,
+    /// What the builtin reported about its result (an optimal solution's length, metric,
+    /// checks): the JSON of the result carries them.
+    pub fields: Vec<Field>,
+    /// Where `batch` runs its items (`puz batch`); `None`: all of them, here.
+    pub jobs: Option<&'a mut dyn Jobs>,
+    /// Where pattern tables are cached (`--cache DIR`); `None`: the default place.
+    pub cache: Option<PathBuf>,
+    /// The folder of the script being run: relative file names are read from there
+    /// first, then from the working directory (as `use "file"` does).
+    pub here: Option<PathBuf>,
 }
 
 impl Ctx<'_> {
@@ -560,8 +582,39 @@ impl Ctx<'_> {
     }
 
     pub fn print(&mut self, s: &str) {
-        let _ = writeln!(self.out, "{s}");
+        let line = if self.json {
+            json::note("note", s).to_string()
+        } else {
+            s.to_string()
+        };
+        let _ = writeln!(self.out, "{line}");
         let _ = self.out.flush();
+    }
+
+    /// A file named in the script: relative to the script's folder when it is there.
+    pub fn file(&self, path: &str) -> PathBuf {
+        match &self.here {
+            Some(dir) if std::path::Path::new(path).is_relative() && dir.join(path).exists() => {
+                dir.join(path)
+            }
+            _ => PathBuf::from(path),
+        }
+    }
+
+    /// One JSON object as its own line (under `--json`).
+    pub fn print_json(&mut self, j: &serde_json::Value) {
+        let _ = writeln!(self.out, "{j}");
+        let _ = self.out.flush();
+    }
+
+    /// A remark on the result: printed as a line, or under `--json` kept as fields of
+    /// the result's object (one object a result, so a program reads them together).
+    pub fn note(&mut self, text: &str, fields: Vec<Field>) {
+        if self.json {
+            self.fields.extend(fields);
+        } else {
+            self.print(text);
+        }
     }
 
     /// The metric option `metric:`, or the one in use.

@@ -180,8 +180,22 @@ impl Interp {
             metric: self.metric.clone(),
             ctl: &self.ctl,
             out: &mut *self.out,
+            json: self.json,
+            fields: Vec::new(),
+            jobs: self
+                .jobs
+                .as_mut()
+                .map(|j| &mut **j as &mut dyn crate::eval::jobs::Jobs),
+            cache: self.cache.clone(),
+            here: std::path::Path::new(&self.source.name)
+                .parent()
+                .filter(|d| d.is_dir())
+                .map(|d| d.to_path_buf()),
         };
-        (b.run)(&mut ctx, &args)
+        let r = (b.run)(&mut ctx, &args);
+        let fields = std::mem::take(&mut ctx.fields);
+        self.fields.extend(fields);
+        r
     }
 
     /// Evaluates an argument. Two forms are read from the syntax, by the kinds the
@@ -208,6 +222,11 @@ impl Interp {
                     vals.push(self.eval_arg(i, inner)?.0);
                 }
                 return Ok((Value::List(vals), items.iter().map(|i| i.span).collect()));
+            }
+        }
+        if kinds.contains(&spec::Kind::Builtin) {
+            if let ExprKind::Word(w) = &e.kind {
+                return Ok((Value::Str(w.clone()), vec![]));
             }
         }
         if kinds.contains(&spec::Kind::Loc) {

@@ -7,6 +7,8 @@ mod words;
 
 use super::build_puzzle;
 use super::builtins::{self, spec};
+use super::jobs::Jobs;
+use super::json::{self, Field};
 use super::names::suggest;
 use super::puzzle_ctx::PuzzleCtx;
 use super::relations;
@@ -41,6 +43,14 @@ pub struct Interp {
     pub metric: Rc<MetricSpec>,
     /// `show` draws coloured pictures (the output is a terminal and `NO_COLOR` is unset).
     pub colour: bool,
+    /// Print results as JSON objects, one a line (`puz run --json`).
+    pub json: bool,
+    /// Where `batch` runs its items (`puz batch`); `None`: all of them, here.
+    pub jobs: Option<Box<dyn Jobs>>,
+    /// Where pattern tables are cached (`--cache DIR`); `None`: the default place.
+    pub cache: Option<std::path::PathBuf>,
+    /// The fields the builtins called by the current statement reported (for `--json`).
+    fields: Vec<Field>,
 }
 
 pub use crate::diag::EvalResult;
@@ -60,6 +70,10 @@ impl Interp {
             },
             metric: Rc::new(MetricSpec::Named("htm".into())),
             colour: false,
+            json: false,
+            jobs: None,
+            cache: None,
+            fields: Vec::new(),
         }
     }
 
@@ -137,12 +151,20 @@ impl Interp {
                 let v = self.eval(expr)?;
                 let text =
                     super::show::show(&v, self.colour).map_err(|m| Diag::new(expr.span, m))?;
-                self.print(&text);
+                if self.json {
+                    self.print(&json::note("show", &text).to_string());
+                } else {
+                    self.print(&text);
+                }
                 Ok(())
             }
             Stmt::Expr(e) => {
+                self.fields.clear();
                 let v = self.eval(e)?;
-                if !matches!(v, Value::Unit) {
+                if matches!(v, Value::Unit) {
+                } else if self.json {
+                    self.print(&json::result(&v, &self.fields).to_string());
+                } else {
                     self.print(&v.to_string());
                 }
                 Ok(())

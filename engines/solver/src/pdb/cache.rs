@@ -81,7 +81,12 @@ pub(super) fn store(path: &Path, table: &[u8]) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    // A name no other writer uses (processes on other machines sharing the folder may
+    // have the same id), renamed into place whole: a reader never sees a partial table.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tmp = path.with_extension(format!("tmp{}-{nanos}", std::process::id()));
     {
         let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
         f.write_all(MAGIC)?;
@@ -101,4 +106,25 @@ pub(super) fn store(path: &Path, table: &[u8]) -> std::io::Result<()> {
         }
     }
     std::fs::rename(tmp, path)
+}
+
+/// The lock of a table's file, held while the table is built and saved, so processes
+/// sharing one cache folder (shards of a batch on many machines) build each table once:
+/// the others wait, then load it. `None` when locks are not available there (each process
+/// then builds its own copy, and the rename keeps the file whole).
+pub(super) fn lock(path: &Path, waiting: &dyn Fn()) -> Option<std::fs::File> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).ok()?;
+    }
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path.with_extension("lock"))
+        .ok()?;
+    if f.try_lock().is_err() {
+        waiting();
+        f.lock().ok()?;
+    }
+    Some(f)
 }

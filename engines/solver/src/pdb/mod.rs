@@ -30,7 +30,7 @@ use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::metric::Metric;
 use crate::model::{Action, Model};
-use cache::{file_name, load, store};
+use cache::{file_name, load, lock, store};
 use puz_core::Control;
 
 /// One filled table.
@@ -88,10 +88,28 @@ impl Heuristic {
                 },
                 p.orbit
             );
+            let mut _guard = None;
             if let Some(f) = &file {
                 if let Some(table) = load(f, p.bytes(), map) {
                     report.push(format!(
                         "{what}: {} entries, loaded from {}",
+                        p.size,
+                        f.display()
+                    ));
+                    pdbs.push(Pdb { pattern: p, table });
+                    continue;
+                }
+                // Not there: build it under its lock, unless another process built it
+                // while this one waited for the lock.
+                _guard = lock(f, &|| {
+                    ctl.progress(&format!(
+                        "waiting for another process building {}",
+                        f.display()
+                    ))
+                });
+                if let Some(table) = load(f, p.bytes(), map) {
+                    report.push(format!(
+                        "{what}: {} entries, loaded from {} (built by another process)",
                         p.size,
                         f.display()
                     ));
@@ -147,6 +165,40 @@ mod tests {
             for (x, y) in a.pdbs.iter().zip(&b.pdbs) {
                 assert_eq!(x.table[..], y.table[..]);
             }
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn concurrent_builds_share_one_file() {
+        // Four builders start at once on an empty folder: each table is built once (the
+        // others wait for its lock and load it), and the folder holds no partial files.
+        let (model, htm, actions) = setup();
+        let dir = std::env::temp_dir().join(format!("puz-pdb-race-{}", std::process::id()));
+        let reports: Vec<Vec<String>> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..4)
+                .map(|_| {
+                    s.spawn(|| {
+                        let cache = Some(Cache {
+                            dir: &dir,
+                            map: true,
+                        });
+                        let ctl = Control::default();
+                        Heuristic::build(7, &model, &htm, &actions, 200_000, cache, &ctl)
+                            .unwrap()
+                            .report
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for t in 0..reports[0].len() {
+            let built = reports.iter().filter(|r| r[t].contains("built in")).count();
+            assert_eq!(built, 1, "{reports:?}");
+        }
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            assert!(name.ends_with(".bin") || name.ends_with(".lock"), "{name}");
         }
         std::fs::remove_dir_all(dir).unwrap();
     }
