@@ -14,7 +14,7 @@ use std::process::ExitCode;
     long_about = "puz runs .puz scripts that define twisty puzzles, move sequences and groups, and \
 computes with them: orders, stabiliser chains, Hamilton cycles, distance tables and optimal solutions.\n\n\
 With no arguments it opens the REPL; `puz FILE` runs a script (`-` reads it from standard input).",
-    args_conflicts_with_subcommands = true
+    subcommand_negates_reqs = true
 )]
 struct Cli {
     /// Evaluate one line (or several separated by `;`) and exit.
@@ -26,6 +26,9 @@ struct Cli {
     /// Print each result as one JSON object a line (kind, value and the builtin's fields).
     #[arg(long, global = true)]
     json: bool,
+    /// Print a script's results bare, without the expression that gave each one.
+    #[arg(long, global = true)]
+    raw: bool,
     /// Where pattern tables are cached (shared by shards on many machines; it must exist).
     #[arg(long, global = true, value_name = "DIR")]
     cache: Option<PathBuf>,
@@ -151,6 +154,16 @@ fn run() -> ExitCode {
         (Some(Cmd::Run { file }), _) | (None, Some(file)) => Some(file),
         _ => None,
     };
+    if cli.eval.is_some() && (script.is_some() || cli.cmd.is_some()) {
+        eprintln!("error: give either -e EXPR or a script (or a command), not both");
+        return ExitCode::from(2);
+    }
+    if cli.file.is_some() && cli.cmd.is_some() {
+        eprintln!(
+            "error: give either a script or a command, not both (`puz FILE` or `puz run FILE`)"
+        );
+        return ExitCode::from(2);
+    }
     let result = match (&cli.eval, script) {
         (Some(e), _) => {
             puz::repl::install_ctrlc(&it.ctl, true);
@@ -158,6 +171,8 @@ fn run() -> ExitCode {
         }
         (None, Some(file)) => {
             puz::repl::install_ctrlc(&it.ctl, true);
+            // A script's results say what gave them (`order(G) = 73483200`).
+            it.labels = !cli.raw;
             match read_script(file) {
                 Ok((name, text)) => it.run_source(&name, &text),
                 Err(code) => return code,

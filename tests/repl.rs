@@ -362,3 +362,39 @@ fn lines_typed_while_working_are_run() {
     assert!(screen.contains("puz> order(F\nU)\n105"), "{screen}");
     assert!(screen.contains("puz> order(U2)\n2"), "{screen}");
 }
+
+/// A script run from the command line shows what gave each result; `--raw` and `-e` do not.
+#[test]
+fn script_results_say_what_gave_them() {
+    let path = std::env::temp_dir().join(format!("puz_labels_{}.puz", std::process::id()));
+    std::fs::write(
+        &path,
+        "use cube3\norder(R U)\nlet s = R U R' U'\ns\n5\ndistances(<U>)\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_puz"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let p = path.to_str().unwrap();
+    let labelled = run(&["-q", p]);
+    let lines: Vec<&str> = labelled.lines().collect();
+    assert_eq!(
+        lines[..3],
+        ["order(R U) = 105", "s = R U R' U'", "5"],
+        "{labelled}"
+    );
+    // A report of several lines says what it is and prints as it is.
+    assert!(
+        lines[3].starts_with("distances in htm of <U>"),
+        "{labelled}"
+    );
+    let raw = run(&["-q", "--raw", "run", p]);
+    assert!(raw.starts_with("105\nR U R' U'\n5\n"), "{raw}");
+    assert_eq!(run(&["-q", "-e", "use cube3; order(R U)"]).trim(), "105");
+    let _ = std::fs::remove_file(&path);
+}

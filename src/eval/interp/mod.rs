@@ -43,6 +43,9 @@ pub struct Interp {
     pub metric: Rc<MetricSpec>,
     /// `show` draws coloured pictures (the output is a terminal and `NO_COLOR` is unset).
     pub colour: bool,
+    /// Results print after the expression that gave them (`order(R) = 4`), as scripts
+    /// run from the command line do; the REPL and `-e` print bare values.
+    pub labels: bool,
     /// Print results as JSON objects, one a line (`puz run --json`).
     pub json: bool,
     /// Where `batch` runs its items (`puz batch`); `None`: all of them, here.
@@ -70,6 +73,7 @@ impl Interp {
             },
             metric: Rc::new(MetricSpec::Named("htm".into())),
             colour: false,
+            labels: false,
             json: false,
             jobs: None,
             cache: None,
@@ -164,6 +168,12 @@ impl Interp {
                 if matches!(v, Value::Unit) {
                 } else if self.json {
                     self.print(&json::result(&v, &self.fields).to_string());
+                } else if self.labels {
+                    let text = v.to_string();
+                    self.print(&labelled(
+                        &self.source.text[e.span.start..e.span.end],
+                        &text,
+                    ));
                 } else {
                     self.print(&v.to_string());
                 }
@@ -433,4 +443,22 @@ pub fn brief(v: &Value) -> String {
     } else {
         s
     }
+}
+
+/// A result after the expression that gave it: `order(R) = 4` for a one-line value;
+/// a report of several lines (which says what it is) as it is.
+fn labelled(source: &str, value: &str) -> String {
+    if value.contains('\n') {
+        return value.to_string();
+    }
+    let src = source.split_whitespace().collect::<Vec<_>>().join(" ");
+    let src = if src.chars().count() > 60 {
+        format!("{}...", src.chars().take(57).collect::<String>())
+    } else {
+        src
+    };
+    if src == value {
+        return value.to_string();
+    }
+    format!("{src} = {value}")
 }
