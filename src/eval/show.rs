@@ -10,7 +10,7 @@ use puz_core::Perm;
 pub fn show(v: &Value, colour: bool) -> Result<String, String> {
     match v.perm() {
         Some((p, perm)) if colour => {
-            let columns = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok());
+            let columns = columns();
             Ok(super::picture::term::render(
                 &super::picture::picture(p, perm),
                 columns,
@@ -50,8 +50,9 @@ pub fn table(p: &PuzzleCtx, perm: &Perm) -> String {
             .collect();
         let width = locs.iter().chain(&held).map(|s| s.len()).max().unwrap_or(1);
         let head = o.name.len().max(5);
-        // Wrap long orbits at about 100 columns.
-        let per_line = ((100 - head - 2) / (width + 1)).max(1);
+        // Wrap long orbits at the terminal's width, else 100 columns.
+        let columns = columns().unwrap_or(100);
+        let per_line = (columns.saturating_sub(head + 2) / (width + 1)).max(1);
         for chunk in 0..o.size.div_ceil(per_line) {
             let r = chunk * per_line..((chunk + 1) * per_line).min(o.size);
             let fmt = |v: &[String]| {
@@ -71,4 +72,18 @@ pub fn table(p: &PuzzleCtx, perm: &Perm) -> String {
         }
     }
     out.trim_end().to_string()
+}
+
+/// The width of the terminal standard output is, else `COLUMNS`, if either is known.
+pub fn columns() -> Option<usize> {
+    // SAFETY: TIOCGWINSZ fills a winsize; a failure leaves it zeroed and returns -1.
+    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut ws) } == 0;
+    if ok && ws.ws_col >= 20 {
+        return Some(ws.ws_col as usize);
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse::<usize>().ok())
+        .filter(|&c| c >= 20)
 }

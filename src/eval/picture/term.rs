@@ -35,7 +35,7 @@ pub fn render(pic: &Picture, columns: Option<usize>) -> String {
     if pic.net {
         raster(pic, columns)
     } else {
-        cells(pic)
+        cells(pic, columns.unwrap_or(100))
     }
 }
 
@@ -106,8 +106,9 @@ fn raster(pic: &Picture, columns: Option<usize>) -> String {
     out.trim_end().to_string()
 }
 
-/// Rows of coloured cells, top to bottom, each block under its caption.
-fn cells(pic: &Picture) -> String {
+/// Rows of coloured cells, top to bottom, each block under its caption, wrapped at
+/// `columns`.
+fn cells(pic: &Picture, columns: usize) -> String {
     let width = pic
         .shapes
         .iter()
@@ -135,14 +136,24 @@ fn cells(pic: &Picture) -> String {
     items.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     let mut out = String::new();
     let mut last: Option<f64> = None;
+    let mut used = 0;
     for (y, _, item) in items {
         if last.is_some_and(|l| (l - y).abs() > 1e-6) {
             out.push('\n');
+            used = 0;
         }
         last = Some(y);
         match item {
-            Item::Caption(t) => out.push_str(t),
+            Item::Caption(t) => {
+                out.push_str(t);
+                used += t.chars().count();
+            }
             Item::Cell(t, (r, g, b)) => {
+                if used > 0 && used + width + 3 > columns {
+                    out.push('\n');
+                    used = 0;
+                }
+                used += width + 3;
                 // Dark text on light cells, light text on dark ones.
                 let fg = if (r as u32 * 3 + g as u32 * 6 + b as u32) > 1200 {
                     "30"
