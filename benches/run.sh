@@ -39,6 +39,7 @@ section cargo run --release -q -p puz-hamilton --example hamilton_bench
 section cargo run --release -q -p puz-hamilton --example hamilton_chain
 section bash benches/solver/run.sh
 section bash benches/cluster/run.sh
+section bash benches/pictures/run.sh
 } | tee "$TMP"
 cp "$TMP" "$OUT"
 echo "figures written to $OUT"
