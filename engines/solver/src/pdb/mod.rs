@@ -266,6 +266,78 @@ mod tests {
         std::fs::remove_dir_all(dir).unwrap();
     }
 
+    /// The names in a cache folder.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn an_interrupted_build_leaves_whole_tables_only() {
+        // A build cancelled (from a worker thread, as Ctrl-C would) as soon as it starts
+        // filling its second table: the first table is cached whole, nothing partial is
+        // left, and the next build loads the first and builds the rest, the same tables
+        // as an uncached build.
+        let (model, htm, actions) = setup();
+        let dir = std::env::temp_dir().join(format!("puz-pdb-cancel-{}", std::process::id()));
+        let cache = Some(Cache {
+            dir: &dir,
+            map: true,
+            title: "test",
+        });
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (f, s) = (flag.clone(), seen.clone());
+        let ctl = Control::with_flag(flag.clone()).with_reports(move |r| {
+            if let puz_core::progress::Report::Step(step) = r {
+                s.lock().unwrap().push(step.detail.clone());
+                if step.detail.starts_with("table 2 ") {
+                    f.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+        });
+        let r = Heuristic::build(7, &model, &htm, &actions, 200_000, cache, &ctl);
+        assert!(
+            matches!(r, Err(SolveError::Interrupt(Interrupt::Cancelled))),
+            "{:?}",
+            r.map(|h| h.report)
+        );
+        assert!(seen.lock().unwrap().iter().any(|d| d.starts_with("table 1 ")));
+        let left = names(&dir);
+        assert_eq!(left.iter().filter(|n| n.ends_with(".bin")).count(), 1, "{left:?}");
+        assert!(left.iter().all(|n| !n.contains(TEMP_MARK)), "{left:?}");
+        let ctl = Control::default();
+        let again = Heuristic::build(7, &model, &htm, &actions, 200_000, cache, &ctl).unwrap();
+        assert!(again.report[0].contains("loaded"), "{:?}", again.report);
+        assert!(
+            again.report[1..].iter().all(|l| l.contains("built")),
+            "{:?}",
+            again.report
+        );
+        let fresh = Heuristic::build(7, &model, &htm, &actions, 200_000, None, &ctl).unwrap();
+        for (x, y) in again.pdbs.iter().zip(&fresh.pdbs) {
+            assert_eq!(x.table[..], y.table[..]);
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_cancelled_write_leaves_no_file() {
+        let dir = std::env::temp_dir().join(format!("puz-pdb-store-{}", std::process::id()));
+        let ctl = Control::default();
+        ctl.flag().store(true, std::sync::atomic::Ordering::Relaxed);
+        let f = dir.join("pdb-0.bin");
+        assert!(store(&f, &[1, 2, 3], &ctl).is_err());
+        assert!(names(&dir).is_empty(), "{:?}", names(&dir));
+        store(&f, &[1, 2, 3], &Control::default()).unwrap();
+        assert_eq!(names(&dir), vec!["pdb-0.bin".to_string()]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
     #[test]
     fn concurrent_builds_share_one_file() {
         // Four builders start at once on an empty folder: each table is built once (the
