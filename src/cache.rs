@@ -162,9 +162,15 @@ mod tests {
         std::fs::write(dir.join("pdb-01.bin.tmp7-1"), [0u8; 10]).unwrap();
         std::fs::write(dir.join("notes"), "mine").unwrap();
         let l = list(&dir).unwrap();
-        assert!(l.contains("pdb-00.bin") && l.contains("cube, htm: 2 pieces"), "{l}");
+        assert!(
+            l.contains("pdb-00.bin") && l.contains("cube, htm: 2 pieces"),
+            "{l}"
+        );
         assert!(l.contains("partial"), "{l}");
-        assert!(l.ends_with("1 table, 110 B in all (1 partial files)\n"), "{l}");
+        assert!(
+            l.ends_with("1 table, 110 B in all (1 partial files)\n"),
+            "{l}"
+        );
         let c = clear(&dir).unwrap();
         assert!(c.contains("removed 2 table files"), "{c}");
         let left: Vec<_> = std::fs::read_dir(&dir)

@@ -43,7 +43,9 @@ impl Step {
             return None;
         }
         let per = elapsed.as_secs_f64() / self.done as f64;
-        Some(Duration::from_secs_f64(per * (self.total - self.done) as f64))
+        Some(Duration::from_secs_f64(
+            per * (self.total - self.done) as f64,
+        ))
     }
 
     /// `building tables: 12.0M of 50.0M entries (24%), table 2 of 5, distance 8, 1m 05s left`.
@@ -205,8 +207,13 @@ mod tests {
         let Report::Step(s) = step(100) else {
             unreachable!()
         };
-        assert_eq!(s.eta(Duration::from_secs(10)), Some(Duration::from_secs(30)));
-        assert!(s.line(Duration::from_secs(10)).ends_with("(25%), distance 3, 30s left"));
+        assert_eq!(
+            s.eta(Duration::from_secs(10)),
+            Some(Duration::from_secs(30))
+        );
+        assert!(s
+            .line(Duration::from_secs(10))
+            .ends_with("(25%), distance 3, 30s left"));
         assert_eq!(count(12_345_678), "12.3M");
         assert_eq!(duration(Duration::from_secs(185)), "3m 05s");
         let pace = Pace::new(Duration::from_secs(3600));

@@ -21,9 +21,7 @@ mod fixtures;
 mod locator;
 mod pattern;
 
-pub use cache::{
-    default_cache_dir, description_file, Cache, FILE_PREFIX, FILE_SUFFIX, TEMP_MARK,
-};
+pub use cache::{default_cache_dir, description_file, Cache, FILE_PREFIX, FILE_SUFFIX, TEMP_MARK};
 pub use choice::choose_patterns;
 pub use locator::{Located, Locator};
 pub use pattern::Pattern;
@@ -306,9 +304,17 @@ mod tests {
             "{:?}",
             r.map(|h| h.report)
         );
-        assert!(seen.lock().unwrap().iter().any(|d| d.starts_with("table 1 ")));
+        assert!(seen
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|d| d.starts_with("table 1 ")));
         let left = names(&dir);
-        assert_eq!(left.iter().filter(|n| n.ends_with(".bin")).count(), 1, "{left:?}");
+        assert_eq!(
+            left.iter().filter(|n| n.ends_with(".bin")).count(),
+            1,
+            "{left:?}"
+        );
         assert!(left.iter().all(|n| !n.contains(TEMP_MARK)), "{left:?}");
         let ctl = Control::default();
         let again = Heuristic::build(7, &model, &htm, &actions, 200_000, cache, &ctl).unwrap();
