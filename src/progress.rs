@@ -80,13 +80,14 @@ impl Bars {
                     if let Some((_, old)) = cur.take() {
                         old.finish_and_clear();
                     }
-                    *cur = Some((step.phase.clone(), new_bar(step.total, step.unit)));
+                    let bar = new_bar(step.total, step.unit);
+                    bar.set_prefix(step.phase.clone());
+                    *cur = Some((step.phase.clone(), bar));
                 }
                 let (_, bar) = cur.as_ref().expect("set above");
                 if step.total > 0 {
                     bar.set_length(step.total);
                 }
-                bar.set_prefix(step.phase.clone());
                 bar.set_position(step.done);
                 bar.set_message(step.detail.clone());
             }
@@ -106,11 +107,11 @@ fn new_bar(total: u64, unit: &str) -> ProgressBar {
     );
     let template = if total > 0 {
         format!(
-            "  {{prefix}} [{{bar:25}}] {{human_pos}}/{{human_len}} {unit} ({{percent}}%, \
-             {{per_sec}}) {{msg}}, {{eta}} left"
+            "  {{prefix}} [{{bar:25}}] {{human_pos}}/{{human_len}} {unit} ({{percent}}%) {{msg}}, \
+             {{eta}} left"
         )
     } else {
-        format!("  {{spinner}} {{prefix}}: {{human_pos}} {unit} ({{per_sec}}) {{msg}}")
+        format!("  {{spinner}} {{prefix}}: {{human_pos}} {unit} {{msg}}")
     };
     if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style.progress_chars("=> "));
