@@ -1,5 +1,5 @@
 //! How the `puz` command shows the progress engines report: a bar on a terminal (phase,
-//! done of total, rate, time left), plain lines a second apart otherwise, nothing with
+//! done of total, time left), plain lines a second apart otherwise, nothing with
 //! `--quiet`. Engines only send [`Report`]s; drawing happens here.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
