@@ -2,12 +2,15 @@
 //!
 //! Stages: [`syntax`] (pest grammar -> AST with spans), [`eval`] (interpreter, values,
 //! builtins calling the engines), [`repl`] (interactive loop), [`batch`] (`puz batch` and
-//! `puz merge`: a script's batch split into shards), [`diag`] (diagnostics).
+//! `puz merge`: a script's batch split into shards), [`diag`] (diagnostics), [`progress`]
+//! (progress bars and lines), [`cache`] (`puz cache`).
 //! The engines are separate crates under `engines/` and know nothing of the syntax.
 
 pub mod batch;
+pub mod cache;
 pub mod diag;
 pub mod eval;
+pub mod progress;
 pub mod repl;
 pub mod span;
 pub mod stdlib;

@@ -66,6 +66,12 @@ enum Cmd {
         /// The folder the shards wrote.
         dir: PathBuf,
     },
+    /// List the optimal solver's cached pattern tables (`clear` removes them, `path`
+    /// prints the folder).
+    Cache {
+        #[arg(value_parser = ["list", "clear", "path"], default_value = "list")]
+        action: String,
+    },
 }
 
 /// Colour on a terminal, unless `NO_COLOR` is set to anything (no-color.org).
@@ -120,8 +126,10 @@ fn run() -> ExitCode {
     it.colour = std::io::IsTerminal::is_terminal(&std::io::stdout())
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::env::var("TERM").map_or(true, |t| t != "dumb");
-    if !cli.quiet {
-        it.ctl = it.ctl.clone().with_progress(|msg| eprintln!("  {msg}"));
+    let (ctl, bars) = puz::progress::attach(it.ctl.clone(), puz::progress::Show::detect(cli.quiet));
+    it.ctl = ctl;
+    if let Some(Cmd::Cache { action }) = &cli.cmd {
+        return cache(action, cli.cache.as_deref());
     }
     if let Some(dir) = &cli.cache {
         if !dir.is_dir() {
@@ -183,7 +191,33 @@ fn run() -> ExitCode {
             return puz::repl::run(it);
         }
     };
+    if let Some(b) = bars {
+        b.clear();
+    }
     finish(result)
+}
+
+/// `puz cache [list|clear|path]`.
+fn cache(action: &str, flag: Option<&Path>) -> ExitCode {
+    let Some(dir) = puz::cache::folder(flag) else {
+        eprintln!("error: no cache folder (neither --cache, XDG_CACHE_HOME nor HOME is set)");
+        return ExitCode::from(2);
+    };
+    let r = match action {
+        "clear" => puz::cache::clear(&dir),
+        "path" => Ok(format!("{}\n", dir.display())),
+        _ => puz::cache::list(&dir),
+    };
+    match r {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", dir.display());
+            ExitCode::from(1)
+        }
+    }
 }
 
 fn finish(result: Result<(), puz::diag::Diag>) -> ExitCode {

@@ -11,6 +11,7 @@ fn run(src: &str) -> (Option<i32>, String, String) {
     let f = dir.join(format!("deep{n}.puz"));
     std::fs::write(&f, src).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_puz"))
+        .arg("--raw")
         .arg(&f)
         .output()
         .unwrap();

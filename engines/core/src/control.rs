@@ -1,6 +1,7 @@
 //! How long computations are steered: cancellation (Ctrl-C), progress lines and the
 //! memory check that refuses a computation too large before it starts.
 
+use crate::progress::{PlainLines, Report, Step};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -54,7 +55,7 @@ pub fn human_bytes(b: u64) -> String {
     }
 }
 
-type ProgressFn = dyn Fn(&str) + Send + Sync;
+type ProgressFn = dyn Fn(&Report) + Send + Sync;
 
 /// Passed to every long-running engine call.
 #[derive(Clone)]
@@ -93,8 +94,19 @@ impl Control {
         }
     }
 
-    /// Reports progress lines to `f` (the REPL prints them on stderr).
-    pub fn with_progress(mut self, f: impl Fn(&str) + Send + Sync + 'static) -> Control {
+    /// Reports progress as plain lines to `f`: every line, and a line a second of the
+    /// steps of a phase (see [`PlainLines`]).
+    pub fn with_progress(self, f: impl Fn(&str) + Send + Sync + 'static) -> Control {
+        let plain = PlainLines::new(std::time::Duration::from_secs(1));
+        self.with_reports(move |r| {
+            if let Some(line) = plain.line(r) {
+                f(&line)
+            }
+        })
+    }
+
+    /// Sends every report to `f` (a progress bar draws the steps).
+    pub fn with_reports(mut self, f: impl Fn(&Report) + Send + Sync + 'static) -> Control {
         self.progress = Some(Arc::new(f));
         self
     }
@@ -118,9 +130,37 @@ impl Control {
         }
     }
 
+    /// A line of its own: a stage begun, a result on the way.
     pub fn progress(&self, msg: &str) {
         if let Some(p) = &self.progress {
-            p(msg);
+            p(&Report::Line(msg.to_string()));
+        }
+    }
+
+    /// Whether anyone listens (to skip formatting reports nobody reads).
+    pub fn reporting(&self) -> bool {
+        self.progress.is_some()
+    }
+
+    /// How far a phase is: `done` of `total` (0: unknown) `unit`s; `detail` says where
+    /// within the phase. Call it at most a few times a second (see
+    /// [`Pace`](crate::progress::Pace)).
+    pub fn step(&self, phase: &str, detail: &str, done: u64, total: u64, unit: &'static str) {
+        if let Some(p) = &self.progress {
+            p(&Report::Step(Step {
+                phase: phase.to_string(),
+                detail: detail.to_string(),
+                done,
+                total,
+                unit,
+            }));
+        }
+    }
+
+    /// The phase of the last steps is over.
+    pub fn end_phase(&self) {
+        if let Some(p) = &self.progress {
+            p(&Report::End);
         }
     }
 

@@ -1,6 +1,7 @@
 //! puz-core: the data every engine shares and nothing else.
 //!
 //! - [`control`]: cancellation, progress and memory checks for long computations.
+//! - [`progress`]: what long computations report, and reports as plain lines.
 //! - [`perm`]: permutations of points (`u16` images), composed left to right.
 //! - [`puzzle`]: a puzzle as orbits of pieces with orientations, flattened to points.
 //! - [`rank`]: the ranking contract (a bijection group -> `0..size`) engines share.
@@ -11,6 +12,7 @@
 
 pub mod control;
 pub mod perm;
+pub mod progress;
 pub mod puzzle;
 pub mod rank;
 pub mod word;

@@ -152,13 +152,16 @@ impl Layers {
         samples.dedup();
         samples.truncate(keep);
         self.last_samples = samples;
-        ctl.progress(&format!(
-            "distance {}: {} positions ({} of {} reached)",
-            self.depth(),
-            new,
+        ctl.step(
+            "God's algorithm",
+            &format!("distance {}: {new} positions", self.depth()),
             self.seen,
-            size
-        ));
+            size,
+            "positions",
+        );
+        if self.seen >= size {
+            ctl.end_phase();
+        }
     }
 }
 

@@ -38,4 +38,4 @@ pub use error::SolveError;
 pub use gods::{distances, DistanceOptions, Distances};
 pub use metric::{length, Metric};
 pub use model::Model;
-pub use optimal::{optimal, Optimal, OptimalOptions, Solution, Solver, Wanted};
+pub use optimal::{optimal, Optimal, OptimalOptions, Solution, Solver, TablePlan, Wanted};

@@ -7,8 +7,10 @@ use crate::eval::metrics::{gen_names, group_moves, resolve};
 use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
 use crate::eval::value::{DistanceTable, GroupVal, MetricSpec, SeqVal, Value};
 use num_bigint::BigInt;
+use puz_core::control::human_bytes;
 use puz_core::Word;
-use puz_solver::{DistanceOptions, Metric, OptimalOptions};
+use puz_solver::optimal::{without_tables, DEFAULT_MAX_BUDGET};
+use puz_solver::{DistanceOptions, Metric, OptimalOptions, Solver, TablePlan};
 use serde_json::Value as J;
 use std::rc::Rc;
 
@@ -163,6 +165,31 @@ fn letter_word(p: &PuzzleCtx, spelling: &[(usize, i64)]) -> Word {
     }
 }
 
+/// The line said before tables are built: how much, why that much, where they go, and
+/// how to change both.
+fn announce(plan: &TablePlan) -> String {
+    let budget = if plan.asked {
+        format!("the {} asked for", human_bytes(plan.budget))
+    } else {
+        format!(
+            "the default budget, {}: a quarter of free memory, at most {}; `optimal(x, memory: BYTES)` changes it",
+            human_bytes(plan.budget),
+            human_bytes(DEFAULT_MAX_BUDGET)
+        )
+    };
+    let place = match &plan.cache {
+        Some(dir) => format!(
+            "saved in {} for later runs (`--cache DIR` or XDG_CACHE_HOME moves it; `puz cache` lists, `puz cache clear` removes)",
+            dir.display()
+        ),
+        None => "not saved (no cache folder)".to_string(),
+    };
+    format!(
+        "optimal: building {} of pattern tables once ({budget}), {place}",
+        human_bytes(plan.to_build)
+    )
+}
+
 /// `optimal(position, metric: m, all: true, first: true, memory: bytes)`: a proved-optimal
 /// solution, re-checked by applying it. By default the same solution on every run;
 /// `first: true` returns the first one any thread finds (often much sooner).
@@ -185,8 +212,19 @@ pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         None => opts,
     };
     let ctl = ctx.ctl;
-    let r = puz_solver::optimal(&p.def, &m, &pos, &opts, ctl)
-        .map_err(|err| Diag::new(a.span, err.to_string()))?;
+    let fail = |err: puz_solver::SolveError| Diag::new(a.span, err.to_string());
+    let r = match without_tables(&m, &pos, opts.all) {
+        Some(r) => r,
+        None => {
+            let plan = Solver::table_plan(&p.def, &m, &opts, ctl).map_err(fail)?;
+            if plan.to_build > 0 {
+                ctl.progress(&announce(&plan));
+            }
+            Solver::new(&p.def, &m, &opts, ctl)
+                .and_then(|s| s.solve(&pos, opts.wanted(), ctl))
+                .map_err(fail)?
+        }
+    };
     let mut seqs = Vec::new();
     for s in &r.solutions {
         let word = Word::seq(

@@ -20,7 +20,7 @@ mod solver;
 #[cfg(test)]
 mod tests;
 
-pub use solver::Solver;
+pub use solver::{table_budget, Solver, TablePlan, DEFAULT_MAX_BUDGET};
 
 use crate::error::SolveError;
 use crate::metric::Metric;
@@ -135,22 +135,28 @@ pub fn optimal(
     opts: &OptimalOptions,
     ctl: &Control,
 ) -> Result<Optimal, SolveError> {
-    let wanted = if opts.all {
-        Wanted::All
-    } else if opts.first {
-        Wanted::First
-    } else {
-        Wanted::Earliest
-    };
-    if let Some(r) = trivial(metric, position, opts.all) {
+    if let Some(r) = without_tables(metric, position, opts.all) {
         return Ok(r);
     }
-    Solver::new(puzzle, metric, opts, ctl)?.solve(position, wanted, ctl)
+    Solver::new(puzzle, metric, opts, ctl)?.solve(position, opts.wanted(), ctl)
+}
+
+impl OptimalOptions {
+    /// Which solutions the options ask for.
+    pub fn wanted(&self) -> Wanted {
+        if self.all {
+            Wanted::All
+        } else if self.first {
+            Wanted::First
+        } else {
+            Wanted::Earliest
+        }
+    }
 }
 
 /// The answers that need no table: the solved position, and a position one cheapest
 /// letter away (nothing costs less, so that letter is optimal).
-fn trivial(metric: &Metric, position: &Perm, all: bool) -> Option<Optimal> {
+pub fn without_tables(metric: &Metric, position: &Perm, all: bool) -> Option<Optimal> {
     let answer = |solutions: Vec<Solution>, cost: u64| Optimal {
         cost,
         solutions,

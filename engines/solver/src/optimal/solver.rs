@@ -8,9 +8,10 @@ use crate::canon::Canon;
 use crate::error::{invalid, SolveError};
 use crate::metric::Metric;
 use crate::model::{Action, CellMap, Model};
-use crate::pdb::{Cache, Heuristic, Locator};
+use crate::pdb::{plan, Cache, Heuristic, Locator};
 use crate::symmetry::{representatives, Symmetries};
 use puz_core::{Control, Perm, Puzzle};
+use std::path::PathBuf;
 
 /// A solver for one puzzle and metric, keeping its tables for many positions.
 pub struct Solver {
@@ -59,7 +60,72 @@ fn puzzle_key(puzzle: &Puzzle) -> u64 {
     h
 }
 
+/// The puzzle as byte states, and the metric's letters acting on them.
+fn model_and_actions(puzzle: &Puzzle, metric: &Metric) -> Result<(Model, Vec<Action>), SolveError> {
+    let model = Model::new(puzzle)?;
+    let mut actions = Vec::new();
+    for p in &metric.alphabet.perms {
+        match model.action(p) {
+            Some(a) => actions.push(a),
+            None => return invalid("a generator is not a position of the puzzle"),
+        }
+    }
+    Ok((model, actions))
+}
+
+/// The bytes of tables: as asked, else a quarter of the memory limit, at most 1 GiB.
+pub fn table_budget(opts: &OptimalOptions, ctl: &Control) -> u64 {
+    opts.table_memory
+        .unwrap_or((ctl.memory_limit / 4).min(DEFAULT_MAX_BUDGET))
+}
+
+/// The most the tables take unless asked for more: built in minutes on a few cores.
+pub const DEFAULT_MAX_BUDGET: u64 = 1 << 30;
+
+/// What [`Solver::new`] would do about its tables (see [`Solver::table_plan`]).
+#[derive(Clone, Debug)]
+pub struct TablePlan {
+    /// The budget in bytes, and whether it was asked for (`memory:`) or the default.
+    pub budget: u64,
+    pub asked: bool,
+    /// Bytes of the tables, and of those the cache does not hold (to be built).
+    pub bytes: u64,
+    pub to_build: u64,
+    pub cache: Option<PathBuf>,
+}
+
 impl Solver {
+    /// The tables [`Solver::new`] would use with these options, and which must be built,
+    /// without building any (to say what is about to happen before a long build).
+    pub fn table_plan(
+        puzzle: &Puzzle,
+        metric: &Metric,
+        opts: &OptimalOptions,
+        ctl: &Control,
+    ) -> Result<TablePlan, SolveError> {
+        let (model, actions) = model_and_actions(puzzle, metric)?;
+        let budget = table_budget(opts, ctl);
+        let planned = plan(
+            puzzle_key(puzzle),
+            &model,
+            &metric.cost,
+            &actions,
+            budget,
+            opts.cache.as_deref(),
+        );
+        Ok(TablePlan {
+            budget,
+            asked: opts.table_memory.is_some(),
+            bytes: planned.iter().map(|t| t.pattern.bytes()).sum(),
+            to_build: planned
+                .iter()
+                .filter(|t| !t.cached)
+                .map(|t| t.pattern.bytes())
+                .sum(),
+            cache: opts.cache.clone(),
+        })
+    }
+
     /// Prepares the canonical table and the pattern databases (built or loaded).
     pub fn new(
         puzzle: &Puzzle,
@@ -67,18 +133,10 @@ impl Solver {
         opts: &OptimalOptions,
         ctl: &Control,
     ) -> Result<Solver, SolveError> {
-        let model = Model::new(puzzle)?;
-        let mut actions = Vec::new();
-        for p in &metric.alphabet.perms {
-            match model.action(p) {
-                Some(a) => actions.push(a),
-                None => return invalid("a generator is not a position of the puzzle"),
-            }
-        }
+        let (model, actions) = model_and_actions(puzzle, metric)?;
         let canon = Canon::new(metric);
-        let budget = opts
-            .table_memory
-            .unwrap_or((ctl.memory_limit / 4).min(1 << 30));
+        let budget = table_budget(opts, ctl);
+        let title = format!("{}, {}", puzzle.name, metric.name);
         let heuristic = Heuristic::build(
             puzzle_key(puzzle),
             &model,
@@ -88,6 +146,7 @@ impl Solver {
             opts.cache.as_deref().map(|dir| Cache {
                 dir,
                 map: !opts.copy_tables,
+                title: &title,
             }),
             ctl,
         )?;

@@ -4,6 +4,7 @@
 use super::Pattern;
 use crate::bigbuf::BigBuf;
 use crate::model::Action;
+use puz_core::Control;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -38,10 +39,16 @@ pub(super) fn file_name(puzzle_key: u64, actions: &[Action], cost: &[u32], p: &P
     if p.all_ori {
         key = fnv(b"all-ori", key);
     }
-    format!("pdb-{key:016x}.bin")
+    format!("{FILE_PREFIX}{key:016x}{FILE_SUFFIX}")
 }
 
 const MAGIC: &[u8; 8] = b"PUZPDB01";
+/// The magic and the table's length come before the table.
+pub(super) const FILE_HEADER: u64 = 16;
+/// What a table file's name starts and ends with, and the part a temporary name adds.
+pub const FILE_PREFIX: &str = "pdb-";
+pub const FILE_SUFFIX: &str = ".bin";
+pub const TEMP_MARK: &str = ".tmp";
 
 /// Where tables are cached on disk, and how cached ones are loaded.
 #[derive(Clone, Copy, Debug)]
@@ -55,6 +62,13 @@ pub struct Cache<'a> {
     /// pages while it stays cached, and searches slower (figures in
     /// benches/solver/README.md).
     pub map: bool,
+    /// The puzzle and metric, written beside each table (`puz cache` lists them).
+    pub title: &'a str,
+}
+
+/// The file describing a table's file (`pdb-….txt` beside `pdb-….bin`).
+pub fn description_file(table: &Path) -> PathBuf {
+    table.with_extension("txt")
 }
 
 pub(super) fn load(path: &Path, size: u64, map: bool) -> Option<BigBuf> {
@@ -64,11 +78,11 @@ pub(super) fn load(path: &Path, size: u64, map: bool) -> Option<BigBuf> {
     if &head[..8] != MAGIC || u64::from_le_bytes(head[8..].try_into().ok()?) != size {
         return None;
     }
-    if f.metadata().ok()?.len() != 16 + size {
+    if f.metadata().ok()?.len() != FILE_HEADER + size {
         return None;
     }
     if map {
-        if let Some(table) = BigBuf::map_file(&f, 16, size as usize) {
+        if let Some(table) = BigBuf::map_file(&f, FILE_HEADER as usize, size as usize) {
             return Some(table);
         }
     }
@@ -77,7 +91,9 @@ pub(super) fn load(path: &Path, size: u64, map: bool) -> Option<BigBuf> {
     Some(table)
 }
 
-pub(super) fn store(path: &Path, table: &[u8]) -> std::io::Result<()> {
+/// Writes a table to `path` whole or not at all: to a temporary name first, renamed when
+/// complete, removed when the write fails or `ctl` is cancelled.
+pub(super) fn store(path: &Path, table: &[u8], ctl: &Control) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
@@ -86,12 +102,28 @@ pub(super) fn store(path: &Path, table: &[u8]) -> std::io::Result<()> {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
-    let tmp = path.with_extension(format!("tmp{}-{nanos}", std::process::id()));
+    let tmp = path.with_extension(format!("bin{TEMP_MARK}{}-{nanos}", std::process::id()));
+    let written = write_whole(&tmp, table, ctl).and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+fn write_whole(tmp: &Path, table: &[u8], ctl: &Control) -> std::io::Result<()> {
     {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        let mut f = std::io::BufWriter::new(std::fs::File::create(tmp)?);
         f.write_all(MAGIC)?;
         f.write_all(&(table.len() as u64).to_le_bytes())?;
-        f.write_all(table)?;
+        for part in table.chunks(64 << 20) {
+            if ctl.cancelled() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::Interrupted,
+                    "interrupted",
+                ));
+            }
+            f.write_all(part)?;
+        }
         f.flush()?;
         // Out of the page cache once on disk: pages cached by these writes are small, and
         // a mapping of them would be too (see [`Cache::map`]); read back through the
@@ -105,7 +137,7 @@ pub(super) fn store(path: &Path, table: &[u8]) -> std::io::Result<()> {
             unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
         }
     }
-    std::fs::rename(tmp, path)
+    Ok(())
 }
 
 /// The lock of a table's file, held while the table is built and saved, so processes

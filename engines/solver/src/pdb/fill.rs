@@ -6,9 +6,47 @@ use super::{Pattern, Pdb};
 use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::model::{Action, Model};
+use puz_core::progress::Pace;
 use puz_core::Control;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::time::Duration;
+
+/// How a fill reports its progress: as part of a build of several tables, `before`
+/// entries of which are done, `total` in all.
+pub(super) struct Meter<'a> {
+    pub ctl: &'a Control,
+    /// `table 2 of 5 (7 edges)`.
+    pub what: String,
+    pub before: u64,
+    pub total: u64,
+    pace: Pace,
+}
+
+impl<'a> Meter<'a> {
+    pub fn new(ctl: &'a Control, what: String, before: u64, total: u64) -> Meter<'a> {
+        Meter {
+            ctl,
+            what,
+            before,
+            total,
+            pace: Pace::new(Duration::from_millis(200)),
+        }
+    }
+
+    /// `filled` entries of this table are done, the frontier at distance `d`.
+    fn report(&self, d: u8, filled: u64, force: bool) {
+        if self.ctl.reporting() && (force || self.pace.due()) {
+            self.ctl.step(
+                "building pattern tables",
+                &format!("{}, distance {d}", self.what),
+                self.before + filled,
+                self.total,
+                "entries",
+            );
+        }
+    }
+}
 
 /// Forward maps of the letters on one orbit: piece at `a` goes to `dest[a]` gaining `add[a]`.
 fn orbit_maps(model: &Model, orbit: usize, actions: &[Action]) -> Vec<(Vec<u8>, Vec<u8>)> {
@@ -157,6 +195,7 @@ impl<'a> OriTurns<'a> {
 
 impl Pdb {
     /// Fills the table breadth-first from the solved pattern.
+    #[cfg(test)]
     pub fn build(
         model: &Model,
         pattern: Pattern,
@@ -164,6 +203,19 @@ impl Pdb {
         cost: &[u32],
         ctl: &Control,
     ) -> Result<Pdb, SolveError> {
+        let meter = Meter::new(ctl, String::new(), 0, pattern.size);
+        Pdb::fill(model, pattern, actions, cost, &meter)
+    }
+
+    /// Fills the table breadth-first from the solved pattern, reporting to `meter`.
+    pub(super) fn fill(
+        model: &Model,
+        pattern: Pattern,
+        actions: &[Action],
+        cost: &[u32],
+        meter: &Meter,
+    ) -> Result<Pdb, SolveError> {
+        let ctl = meter.ctl;
         ctl.reserve(
             "a pattern database (one byte an entry while it is filled)",
             pattern.size + pattern.bytes(),
@@ -190,6 +242,8 @@ impl Pdb {
                 break;
             }
             let pull = unit && filled > pattern.size / 3;
+            let so_far = AtomicU64::new(0);
+            meter.report(d + 1, filled, true);
             let newly: u64 = (0..nchunks)
                 .into_par_iter()
                 .map(|c| -> Result<u64, SolveError> {
@@ -253,6 +307,8 @@ impl Pdb {
                             }
                         }
                     }
+                    let all = so_far.fetch_add(n, Ordering::Relaxed) + n;
+                    meter.report(d + 1, filled + all, false);
                     Ok(n)
                 })
                 .try_reduce(|| 0, |a, b| Ok(a + b))?;
@@ -263,12 +319,6 @@ impl Pdb {
                 }
                 max_set.fetch_max(d + 1, Ordering::Relaxed);
             }
-            ctl.progress(&format!(
-                "pattern table {:?}: distance {} ({filled} of {})",
-                pattern.pieces,
-                d + 1,
-                pattern.size
-            ));
             d += 1;
             if d > max_set.load(Ordering::Relaxed) {
                 break;

@@ -21,7 +21,7 @@ mod fixtures;
 mod locator;
 mod pattern;
 
-pub use cache::{default_cache_dir, Cache};
+pub use cache::{default_cache_dir, description_file, Cache, FILE_PREFIX, FILE_SUFFIX, TEMP_MARK};
 pub use choice::choose_patterns;
 pub use locator::{Located, Locator};
 pub use pattern::Pattern;
@@ -30,8 +30,10 @@ use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::metric::Metric;
 use crate::model::{Action, Model};
-use cache::{file_name, load, lock, store};
-use puz_core::Control;
+use cache::{file_name, load, lock, store, FILE_HEADER};
+use fill::Meter;
+use puz_core::{Control, Interrupt};
+use std::path::{Path, PathBuf};
 
 /// One filled table.
 pub struct Pdb {
@@ -60,6 +62,49 @@ pub struct Heuristic {
     pub report: Vec<String>,
 }
 
+/// One table a budget calls for, and its cache file.
+pub struct Planned {
+    pub pattern: Pattern,
+    pub file: Option<PathBuf>,
+    /// Its file is in the cache, whole.
+    pub cached: bool,
+}
+
+/// The tables for `budget` bytes, and which of them the cache holds.
+pub fn plan(
+    puzzle_key: u64,
+    model: &Model,
+    cost: &[u32],
+    actions: &[Action],
+    budget: u64,
+    cache: Option<&Path>,
+) -> Vec<Planned> {
+    choose_patterns(model, actions, budget)
+        .into_iter()
+        .map(|pattern| {
+            let file = cache.map(|d| d.join(file_name(puzzle_key, actions, cost, &pattern)));
+            let cached = file
+                .as_ref()
+                .and_then(|f| std::fs::metadata(f).ok())
+                .is_some_and(|m| m.len() == FILE_HEADER + pattern.bytes());
+            Planned {
+                pattern,
+                file,
+                cached,
+            }
+        })
+        .collect()
+}
+
+/// Ends the progress bar of a build however the build ends.
+struct EndPhase<'a>(&'a Control);
+
+impl Drop for EndPhase<'_> {
+    fn drop(&mut self) {
+        self.0.end_phase();
+    }
+}
+
 impl Heuristic {
     /// Builds (or loads from `cache`) the tables for `budget` bytes.
     pub fn build(
@@ -71,12 +116,32 @@ impl Heuristic {
         cache: Option<Cache>,
         ctl: &Control,
     ) -> Result<Heuristic, SolveError> {
-        let patterns = choose_patterns(model, actions, budget);
+        let planned = plan(
+            puzzle_key,
+            model,
+            &metric.cost,
+            actions,
+            budget,
+            cache.map(|c| c.dir),
+        );
+        let map = cache.is_some_and(|c| c.map);
+        // Progress counts the entries of the tables to build, over all of them.
+        let mut total: u64 = planned
+            .iter()
+            .filter(|t| !t.cached)
+            .map(|t| t.pattern.size)
+            .sum();
+        let to_build = planned.iter().filter(|t| !t.cached).count();
+        let (mut before, mut built) = (0u64, 0usize);
+        let _end = EndPhase(ctl);
         let mut pdbs = Vec::new();
         let mut report = Vec::new();
-        for p in patterns {
-            let file = cache.map(|c| c.dir.join(file_name(puzzle_key, actions, &metric.cost, &p)));
-            let map = cache.is_some_and(|c| c.map);
+        for Planned {
+            pattern: p,
+            file,
+            cached,
+        } in planned
+        {
             let what = format!(
                 "{} pieces {:?}{} of orbit {}",
                 p.pieces.len(),
@@ -99,6 +164,10 @@ impl Heuristic {
                     pdbs.push(Pdb { pattern: p, table });
                     continue;
                 }
+                if cached {
+                    // Its file was there but would not load: it is built after all.
+                    total += p.size;
+                }
                 // Not there: build it under its lock, unless another process built it
                 // while this one waited for the lock.
                 _guard = lock(f, &|| {
@@ -113,22 +182,42 @@ impl Heuristic {
                         p.size,
                         f.display()
                     ));
+                    before += p.size;
                     pdbs.push(Pdb { pattern: p, table });
                     continue;
                 }
             }
+            built += 1;
+            let label = format!(
+                "table {built} of {}: {} {}",
+                to_build.max(built),
+                p.pieces.len(),
+                if p.all_ori {
+                    "pieces and every orientation"
+                } else {
+                    "pieces"
+                }
+            );
             let t0 = std::time::Instant::now();
-            let pdb = Pdb::build(model, p, actions, &metric.cost, ctl)?;
+            let size = p.size;
+            let meter = Meter::new(ctl, label, before, total);
+            let pdb = Pdb::fill(model, p, actions, &metric.cost, &meter)?;
+            before += size;
             let mut line = format!(
                 "{what}: {} entries, built in {:.1} s",
                 pdb.pattern.size,
                 t0.elapsed().as_secs_f64()
             );
-            if let Some(f) = &file {
-                if store(f, &pdb.table).is_ok() {
-                    line.push_str(&format!(", saved to {}", f.display()));
+            if let (Some(f), Some(c)) = (&file, cache) {
+                // The description first: a table's file always has one.
+                let _ = std::fs::write(description_file(f), format!("{}: {what}\n", c.title));
+                match store(f, &pdb.table, ctl) {
+                    Ok(()) => line.push_str(&format!(", saved to {}", f.display())),
+                    Err(_) if ctl.cancelled() => return Err(Interrupt::Cancelled.into()),
+                    Err(e) => line.push_str(&format!(", not saved ({e})")),
                 }
             }
+            ctl.progress(&line);
             report.push(line);
             pdbs.push(pdb);
         }
@@ -147,7 +236,13 @@ mod tests {
         let (model, htm, actions) = setup();
         let dir = std::env::temp_dir().join(format!("puz-pdb-test-{}", std::process::id()));
         let ctl = Control::default();
-        let cache = |map| Some(Cache { dir: &dir, map });
+        let cache = |map| {
+            Some(Cache {
+                dir: &dir,
+                map,
+                title: "test",
+            })
+        };
         let a = Heuristic::build(7, &model, &htm, &actions, 200_000, cache(true), &ctl).unwrap();
         assert!(
             a.report.iter().all(|l| l.contains("built")),
@@ -169,6 +264,86 @@ mod tests {
         std::fs::remove_dir_all(dir).unwrap();
     }
 
+    /// The names in a cache folder.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn an_interrupted_build_leaves_whole_tables_only() {
+        // A build cancelled (from a worker thread, as Ctrl-C would) as soon as it starts
+        // filling its second table: the first table is cached whole, nothing partial is
+        // left, and the next build loads the first and builds the rest, the same tables
+        // as an uncached build.
+        let (model, htm, actions) = setup();
+        let dir = std::env::temp_dir().join(format!("puz-pdb-cancel-{}", std::process::id()));
+        let cache = Some(Cache {
+            dir: &dir,
+            map: true,
+            title: "test",
+        });
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (f, s) = (flag.clone(), seen.clone());
+        let ctl = Control::with_flag(flag.clone()).with_reports(move |r| {
+            if let puz_core::progress::Report::Step(step) = r {
+                s.lock().unwrap().push(step.detail.clone());
+                if step.detail.starts_with("table 2 ") {
+                    f.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+        });
+        let r = Heuristic::build(7, &model, &htm, &actions, 200_000, cache, &ctl);
+        assert!(
+            matches!(r, Err(SolveError::Interrupt(Interrupt::Cancelled))),
+            "{:?}",
+            r.map(|h| h.report)
+        );
+        assert!(seen
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|d| d.starts_with("table 1 ")));
+        let left = names(&dir);
+        assert_eq!(
+            left.iter().filter(|n| n.ends_with(".bin")).count(),
+            1,
+            "{left:?}"
+        );
+        assert!(left.iter().all(|n| !n.contains(TEMP_MARK)), "{left:?}");
+        let ctl = Control::default();
+        let again = Heuristic::build(7, &model, &htm, &actions, 200_000, cache, &ctl).unwrap();
+        assert!(again.report[0].contains("loaded"), "{:?}", again.report);
+        assert!(
+            again.report[1..].iter().all(|l| l.contains("built")),
+            "{:?}",
+            again.report
+        );
+        let fresh = Heuristic::build(7, &model, &htm, &actions, 200_000, None, &ctl).unwrap();
+        for (x, y) in again.pdbs.iter().zip(&fresh.pdbs) {
+            assert_eq!(x.table[..], y.table[..]);
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_cancelled_write_leaves_no_file() {
+        let dir = std::env::temp_dir().join(format!("puz-pdb-store-{}", std::process::id()));
+        let ctl = Control::default();
+        ctl.flag().store(true, std::sync::atomic::Ordering::Relaxed);
+        let f = dir.join("pdb-0.bin");
+        assert!(store(&f, &[1, 2, 3], &ctl).is_err());
+        assert!(names(&dir).is_empty(), "{:?}", names(&dir));
+        store(&f, &[1, 2, 3], &Control::default()).unwrap();
+        assert_eq!(names(&dir), vec!["pdb-0.bin".to_string()]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
     #[test]
     fn concurrent_builds_share_one_file() {
         // Four builders start at once on an empty folder: each table is built once (the
@@ -182,6 +357,7 @@ mod tests {
                         let cache = Some(Cache {
                             dir: &dir,
                             map: true,
+                            title: "test",
                         });
                         let ctl = Control::default();
                         Heuristic::build(7, &model, &htm, &actions, 200_000, cache, &ctl)
@@ -198,7 +374,10 @@ mod tests {
         }
         for e in std::fs::read_dir(&dir).unwrap() {
             let name = e.unwrap().file_name().into_string().unwrap();
-            assert!(name.ends_with(".bin") || name.ends_with(".lock"), "{name}");
+            assert!(
+                [".bin", ".lock", ".txt"].iter().any(|e| name.ends_with(e)),
+                "{name}"
+            );
         }
         std::fs::remove_dir_all(dir).unwrap();
     }
