@@ -5,7 +5,7 @@ use super::spec::{interrupted, small, Args, Ctx};
 use super::walks::{frames_text, map_letters};
 use crate::diag::{Diag, EvalResult};
 use crate::eval::groups;
-use crate::eval::puzzle_ctx::LetterFor;
+use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
 use crate::eval::value::{GroupVal, SeqVal, Value};
 use crate::span::Span;
 use puz_core::Word;
@@ -254,6 +254,20 @@ fn gen_letters(g: &GroupVal, span: Span) -> EvalResult<Vec<u32>> {
 /// abelian group. With a group, its generators are taken in order and each gets the
 /// radix it adds to the group (a generator that adds nothing is skipped: Lights Out's
 /// 25 buttons give 23 digits).
+/// The names of two of these letters that do not commute, if any.
+fn non_commuting(p: &PuzzleCtx, letters: &[u32]) -> Option<(String, String)> {
+    for (i, &x) in letters.iter().enumerate() {
+        for &y in &letters[i + 1..] {
+            let (px, py) = (&p.alphabet.perms[x as usize], &p.alphabet.perms[y as usize]);
+            if px.then(py) != py.then(px) {
+                let name = |l: u32| p.alphabet.names[l as usize].clone();
+                return Some((name(x), name(y)));
+            }
+        }
+    }
+    None
+}
+
 pub fn gray(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let e = a.pos(0);
     let cycle = a.flag("cycle");
@@ -261,22 +275,12 @@ pub fn gray(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         Value::Group(g) => {
             let letters = gen_letters(g, e.span)?;
             let p = g.puzzle.clone();
-            for (i, &x) in letters.iter().enumerate() {
-                for &y in &letters[i + 1..] {
-                    let (px, py) = (&p.alphabet.perms[x as usize], &p.alphabet.perms[y as usize]);
-                    if px.then(py) != py.then(px) {
-                        return Err(Diag::new(
-                            e.span,
-                            format!(
-                                "{} is not abelian: {} and {} do not commute",
-                                g.text, p.alphabet.names[x as usize], p.alphabet.names[y as usize]
-                            ),
-                        )
-                        .with_help(
-                            "Gray codes need moves that commute; use hamilton(G) for other groups",
-                        ));
-                    }
-                }
+            if let Some((x, y)) = non_commuting(&p, &letters) {
+                return Err(Diag::new(
+                    e.span,
+                    format!("{} is not abelian: {x} and {y} do not commute", g.text),
+                )
+                .with_help("Gray codes need moves that commute; use hamilton(G) for other groups"));
             }
             let mut digits = Vec::new();
             let mut prefix: Vec<Word> = Vec::new();
@@ -326,6 +330,18 @@ pub fn gray(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
                     letter: l,
                     radix: r as u64,
                 });
+            }
+            let letters: Vec<u32> = digits.iter().map(|d| d.letter).collect();
+            if let Some((x, y)) = non_commuting(&p, &letters) {
+                return Err(Diag::new(
+                    e.span,
+                    format!(
+                        "these radices take the first {} generators of `{}`, and {x} and {y} do not commute",
+                        digits.len(),
+                        p.def.name
+                    ),
+                )
+                .with_help("Gray codes need moves that commute; use hamilton(G) for other groups"));
             }
             (p, digits)
         }

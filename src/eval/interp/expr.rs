@@ -134,8 +134,31 @@ impl Interp {
             ExprKind::Braces(items) => {
                 let p = self.require_puzzle(e.span)?;
                 let mut words = Vec::new();
+                let mut perms: Vec<(puz_core::Perm, Span)> = Vec::new();
                 for it in items {
-                    words.push(self.seq_operand(&p, it)?);
+                    let w = self.seq_operand(&p, it)?;
+                    let perm = w.eval(&p.alphabet, p.def.degree());
+                    // One simultaneous twist is only meaningful for parts that commute.
+                    if let Some((_, other)) = perms
+                        .iter()
+                        .find(|(q, _)| q.then(&perm) != perm.then(q))
+                    {
+                        let text = &self.source.text;
+                        let (a, b) = (
+                            text.get(other.start..other.end).unwrap_or("?"),
+                            text.get(it.span.start..it.span.end).unwrap_or("?"),
+                        );
+                        return Err(Diag::new(
+                            it.span,
+                            format!("`{b}` does not commute with `{a}`, so they are not one simultaneous twist"),
+                        )
+                        .with_related(*other, "this part")
+                        .with_help(
+                            "braces group moves that commute (`{U D'}`, one twist in atm); write the sequence without braces",
+                        ));
+                    }
+                    perms.push((perm, it.span));
+                    words.push(w);
                 }
                 Ok(Value::Seq(SeqVal::new(p, Word::seq(words))))
             }
