@@ -17,7 +17,7 @@ fn run_check(ctx: &mut Ctx, a: &Args, mode: Mode) -> EvalResult<(Report, SeqVal,
     let w = a.pos(0);
     let s = w.seq();
     let g = a.pos(1).group();
-    if s.puzzle.def.name != g.puzzle.def.name {
+    if !s.puzzle.same(&g.puzzle) {
         return Err(Diag::new(
             w.span,
             format!(
@@ -174,7 +174,7 @@ pub fn is_kind(ctx: &mut Ctx, a: &Args, want: Option<Kind>) -> EvalResult<Value>
 /// The word and group of a check by cosets, which walks from the solved position.
 fn by_cosets_args(a: &Args) -> EvalResult<(&SeqVal, &GroupVal)> {
     let (s, g) = (a.pos(0).seq(), a.pos(1).group());
-    if s.puzzle.def.name != g.puzzle.def.name {
+    if !s.puzzle.same(&g.puzzle) {
         return Err(Diag::new(
             a.pos(0).span,
             format!(

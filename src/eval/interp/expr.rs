@@ -383,13 +383,20 @@ impl Interp {
     ) -> EvalResult<Word> {
         match v {
             Value::Seq(s) => {
-                if !Rc::ptr_eq(&s.puzzle, p) && s.puzzle.def.name != p.def.name {
+                if !s.puzzle.same(p) {
                     return Err(Diag::new(
                         span,
-                        format!(
-                            "this sequence is on puzzle `{}`, not `{}`",
-                            s.puzzle.def.name, p.def.name
-                        ),
+                        if s.puzzle.def.name == p.def.name {
+                            format!(
+                                "this sequence is on an earlier puzzle `{}`, defined anew since",
+                                p.def.name
+                            )
+                        } else {
+                            format!(
+                                "this sequence is on puzzle `{}`, not `{}`",
+                                s.puzzle.def.name, p.def.name
+                            )
+                        },
                     ));
                 }
                 Ok(s.word)
