@@ -7,7 +7,7 @@
 //! [`Families`], used for canonical sequences and for [`length`].
 
 use crate::error::{invalid, SolveError};
-use puz_core::{Alphabet, Perm, Puzzle, Word};
+use puz_core::{Alphabet, Perm, Puzzle};
 use std::collections::HashMap;
 
 /// A generator set with costs, written in the puzzle's moves.
@@ -577,24 +577,16 @@ impl Family {
     }
 }
 
-/// The length of `word` (written in `alpha`, whose letters are positions of the puzzle)
-/// in `metric`: runs of consecutive letters of one family count as the least cost of
-/// their product (in `atm`, `U D` is 1; in `qtm`, `U2` is 2). `None` when a letter is not
-/// expressible in the metric.
-pub fn length(word: &Word, alpha: &Alphabet, metric: &Metric) -> Option<u64> {
+pub use crate::metric_len::length;
+
+/// `length` letter by letter: what the structural one must agree with.
+#[cfg(test)]
+fn length_streamed(word: &puz_core::Word, alpha: &Alphabet, metric: &Metric) -> Option<u64> {
     let fams = &metric.families;
-    let mut cache: HashMap<u32, (usize, usize)> = HashMap::new();
     let mut total = 0u64;
     let mut cur: Option<(usize, Perm)> = None;
     for l in word.stream(alpha) {
-        let (f, _) = match cache.get(&l) {
-            Some(&x) => x,
-            None => {
-                let x = fams.find(&alpha.perms[l as usize])?;
-                cache.insert(l, x);
-                x
-            }
-        };
+        let (f, _) = fams.find(&alpha.perms[l as usize])?;
         let p = &alpha.perms[l as usize];
         cur = match cur.take() {
             Some((g, acc)) if g == f => Some((f, acc.then(p))),
@@ -611,6 +603,7 @@ pub fn length(word: &Word, alpha: &Alphabet, metric: &Metric) -> Option<u64> {
     Some(total)
 }
 
+#[cfg(test)]
 fn run_cost(metric: &Metric, f: usize, p: &Perm) -> Option<u64> {
     let fam = &metric.families.list[f];
     let e = fam.elements.iter().position(|q| q == p)?;
@@ -620,6 +613,7 @@ fn run_cost(metric: &Metric, f: usize, p: &Perm) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use puz_core::Word;
     use crate::testsupport::{cube2, cube3};
 
     #[test]
@@ -672,6 +666,50 @@ mod tests {
         // A letter outside the metric has no length.
         let c3m = Metric::htm(&c3, &["M"]).unwrap();
         assert_eq!(length(&w("U"), &htm.alphabet, &c3m), None);
+    }
+
+    #[test]
+    fn nested_lengths_agree_with_streaming_and_do_not_expand() {
+        let c3 = cube3();
+        let faces = ["U", "D", "R", "L", "F", "B"];
+        let htm = Metric::htm(&c3, &faces).unwrap();
+        let metrics = [
+            htm.clone(),
+            Metric::qtm(&c3, &faces).unwrap(),
+            Metric::atm(&c3, &faces).unwrap(),
+        ];
+        let w = |s: &str| {
+            Word::seq(
+                s.split_whitespace()
+                    .map(|t| Word::Letter(htm.alphabet.index(t).unwrap()))
+                    .collect(),
+            )
+        };
+        let a = w("U D' R");
+        let b = w("R' U2 D");
+        let words = [
+            Word::commutator(a.clone(), b.clone()),
+            Word::conjugate(w("U"), w("U D")).pow(3),
+            a.clone().pow(-5),
+            Word::seq(vec![w("U"), a.clone().inverse(), w("D2"), b.clone().pow(4)]),
+            Word::seq(vec![w("U"), w("U").pow(3), w("D")]).pow(2),
+            Word::named("x", w("U2 D2 U2")).pow(7),
+        ];
+        for m in &metrics {
+            for x in &words {
+                assert_eq!(
+                    length(x, &htm.alphabet, m),
+                    length_streamed(x, &htm.alphabet, m),
+                    "{} in {}",
+                    x.display(&htm.alphabet),
+                    m.name
+                );
+            }
+        }
+        let huge = w("R U").pow(1_000_000_000_000);
+        assert_eq!(length(&huge, &htm.alphabet, &metrics[1]), Some(2_000_000_000_000));
+        let runs = w("U").pow(1_000_000_000_001);
+        assert_eq!(length(&runs, &htm.alphabet, &metrics[0]), Some(1));
     }
 
     #[test]

@@ -364,10 +364,28 @@ pub fn gray(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
 }
 
 /// `plain_changes(G)`: the bell-ringing cycle, G's generators being the adjacent swaps in order.
+/// The largest row `plain_changes` builds.
+const MAX_PLAIN_PIECES: u32 = 13;
+
 pub fn plain_changes(_: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let g = a.pos(0).group();
     let letters = gen_letters(g, a.span)?;
     swaps_in_a_row(g, &letters, a.pos(0).span)?;
+    // Building the word takes time growing with the factorial (about 4 s for 13 pieces),
+    // and the engine does not poll Ctrl-C: refuse larger rows up front.
+    let pieces = letters.len() as u32 + 1;
+    if pieces > MAX_PLAIN_PIECES {
+        let steps = |n: u32| (1..=n as u128).product::<u128>();
+        return Err(Diag::new(
+            a.pos(0).span,
+            format!(
+                "plain changes of {pieces} pieces would have {pieces}! = {} steps; at most {MAX_PLAIN_PIECES} pieces ({MAX_PLAIN_PIECES}! = {} steps)",
+                steps(pieces),
+                steps(MAX_PLAIN_PIECES)
+            ),
+        )
+        .with_help("hamilton(G, chain: [..]) builds cycles along a chain of subgroups, far beyond memory"));
+    }
     let w = puz_hamilton::plain::plain_changes(&letters, &g.puzzle.alphabet);
     Ok(Value::Seq(SeqVal::new(g.puzzle.clone(), w)))
 }

@@ -15,6 +15,10 @@ use num_traits::Zero;
 use puz_core::Word;
 use std::rc::Rc;
 
+/// The most bits a number computed by a power may have (a million decimal digits about 3
+/// times over; enough for any group order).
+const MAX_INT_BITS: u128 = 1 << 22;
+
 impl Interp {
     pub fn eval(&mut self, e: &Expr) -> EvalResult<Value> {
         self.ctl
@@ -69,7 +73,18 @@ impl Interp {
                 match self.eval(inner)? {
                     Value::Seq(s) => Ok(Value::Seq(SeqVal::new(s.puzzle, s.word.pow(*k)))),
                     Value::Pos(p, perm) => Ok(Value::Pos(p, perm.pow(*k))),
-                    Value::Int(i) if *k >= 0 => Ok(Value::Int(num_traits::pow(i, *k as usize))),
+                    Value::Int(i) if *k >= 0 => {
+                        // The bits of the result, bounded before computing it (2^1000000000
+                        // took minutes and ignored Ctrl-C).
+                        let bits = (i.bits().saturating_sub(1) as u128) * (*k as u128);
+                        if bits > MAX_INT_BITS {
+                            return Err(Diag::new(
+                                e.span,
+                                format!("this power would have about {bits} bits; numbers may have at most {MAX_INT_BITS}"),
+                            ));
+                        }
+                        Ok(Value::Int(num_traits::pow(i, *k as usize)))
+                    }
                     v => Err(Diag::new(
                         e.span,
                         format!("cannot take a power of {}", v.type_name()),
