@@ -101,9 +101,12 @@ pub fn quiet_panics() {
     }));
 }
 
-/// Runs one script; returns its outcome, a one-line detail and its peak memory in bytes.
+/// Runs one script; returns its outcome, a one-line detail and the most memory it added
+/// to the process, in bytes.
 pub fn run(text: &str, limit: Duration, memory: u64, dog: &Watchdog) -> (Outcome, String, u64) {
     reset_peak();
+    // What the process holds already (allocator caches, mapped tables) is not the case's.
+    let before = status_kb("VmRSS:");
     *PANIC.lock().unwrap_or_else(|e| e.into_inner()) = None;
     let start = Instant::now();
     let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -115,7 +118,7 @@ pub fn run(text: &str, limit: Duration, memory: u64, dog: &Watchdog) -> (Outcome
     }));
     dog.disarm();
     let timed_out = start.elapsed() >= limit;
-    let peak = peak_rss();
+    let peak = status_kb("VmHWM:").saturating_sub(before);
     let (outcome, detail) = match r {
         Err(_) => {
             let msg = PANIC.lock().unwrap_or_else(|e| e.into_inner()).take();
@@ -129,7 +132,7 @@ pub fn run(text: &str, limit: Duration, memory: u64, dog: &Watchdog) -> (Outcome
         }
     };
     if peak > memory && outcome != Outcome::Panic {
-        let detail = format!("peak {} MiB", peak >> 20);
+        let detail = format!("{} MiB above what the process held", peak >> 20);
         return (Outcome::OverMemory, detail, peak);
     }
     (outcome, detail, peak)
@@ -140,13 +143,14 @@ fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
-/// The peak resident size since the last reset (`VmHWM`), in bytes.
-fn peak_rss() -> u64 {
+/// A size of `/proc/self/status` (`VmHWM:` the peak resident size since the last reset,
+/// `VmRSS:` the resident size now), in bytes.
+fn status_kb(field: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
+                .find(|l| l.starts_with(field))
                 .and_then(|l| l.split_whitespace().nth(1))
                 .and_then(|kb| kb.parse::<u64>().ok())
         })

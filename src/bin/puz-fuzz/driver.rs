@@ -58,6 +58,8 @@ pub fn drive(plan: &Plan, text_of: &dyn Fn(u64) -> String) -> Report {
             .args(["--limit-ms", &plan.limit.as_millis().to_string()])
             .args(["--memory-mib", &(plan.memory >> 20).to_string()])
             .current_dir(&work)
+            // Pattern tables `optimal` builds are cached here, not in the user's cache.
+            .env("XDG_CACHE_HOME", work.join("cache"))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -59,6 +59,9 @@ fn puzzle_key(puzzle: &Puzzle) -> u64 {
     h
 }
 
+/// The most locations an orbit may have for pattern tables.
+const MAX_PATTERN_ORBIT: usize = 64;
+
 impl Solver {
     /// Prepares the canonical table and the pattern databases (built or loaded).
     pub fn new(
@@ -67,6 +70,13 @@ impl Solver {
         opts: &OptimalOptions,
         ctl: &Control,
     ) -> Result<Solver, SolveError> {
+        // A pattern ranks its pieces' locations with a 64-bit mask of the locations used.
+        if let Some(o) = puzzle.orbits.iter().find(|o| o.size > MAX_PATTERN_ORBIT) {
+            return invalid(format!(
+                "orbit `{}` has {} locations; optimal's pattern tables handle orbits of at most {MAX_PATTERN_ORBIT}",
+                o.name, o.size
+            ));
+        }
         let model = Model::new(puzzle)?;
         let mut actions = Vec::new();
         for p in &metric.alphabet.perms {
