@@ -112,11 +112,20 @@ fn child(cli: &Cli, puzzles: &[gen::PuzzleInfo], corpus: &[Vec<u8>], limit: Dura
     let mut out = std::io::stdout();
     for i in cli.start..cli.cases {
         let text = script(cli.seed, i, puzzles, corpus);
-        let _ = writeln!(out, "{} start {i}", driver::TAG);
-        let _ = out.flush();
+        // The parent gone (its pipe closed), the child stops too.
+        if writeln!(out, "{} start {i}", driver::TAG)
+            .and_then(|_| out.flush())
+            .is_err()
+        {
+            return;
+        }
         let (o, detail, _) = case::run(&text, limit, memory, &dog);
-        let _ = writeln!(out, "{} end {i} {} {detail}", driver::TAG, o.name());
-        let _ = out.flush();
+        if writeln!(out, "{} end {i} {} {detail}", driver::TAG, o.name())
+            .and_then(|_| out.flush())
+            .is_err()
+        {
+            return;
+        }
     }
 }
 
