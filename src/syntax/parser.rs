@@ -138,7 +138,10 @@ fn build_stmt(p: Pair<Rule>) -> Result<Stmt, Diag> {
         Rule::puzzle_def => {
             let mut it = p.into_inner();
             let name = ident(it.next().unwrap());
-            let items = it.map(build_puzzle_item).collect::<Result<Vec<_>, _>>()?;
+            let items = it
+                .filter(|q| q.as_rule() != Rule::puzzle_end)
+                .map(build_puzzle_item)
+                .collect::<Result<Vec<_>, _>>()?;
             Ok(Stmt::Puzzle(PuzzleDef {
                 name,
                 items,
@@ -515,6 +518,7 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         }
         Rule::call_args | Rule::arg | Rule::named_arg => "arguments",
         Rule::bracket_sep => "`,` or `:`",
+        Rule::puzzle_end => "a new line or `;` before the next item, or `}`",
         Rule::string => "a string",
         _ => return None,
     })
@@ -545,12 +549,22 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> Diag {
     } else {
         format!("expected {}", expected.join(" or "))
     };
-    let open = unclosed_at(&src[..start]);
+    // A bracket open at the error is only worth naming if nothing later closes it.
+    let open = unclosed_at(&src[..start]).filter(|&(_, at)| !closed_later(src, at));
     let help = match (found, open) {
         (_, Some((c, _))) => Some(format!("a `{c}` opened before this point is not closed")),
         (Some(')'), _) | (Some(']'), _) | (Some('>'), _) | (Some('}'), _) => {
             Some("this closes a bracket that was not opened".to_string())
         }
+        (Some('\u{2019}' | '\u{2032}' | '\u{2018}' | '\u{b4}'), _) => {
+            Some("write the prime as the ASCII apostrophe: `R'`".to_string())
+        }
+        (Some('-'), _) => Some(
+            "numbers have no sign: write `0 - 2`; an inverse power is `R^-1` or `R'`".to_string(),
+        ),
+        _ if positives_has(&e, Rule::puzzle_end) => Some(
+            "a puzzle's items (`points`, `orbit`, `move`, `gens`, `order`) go one a line, or separated by `;`".to_string(),
+        ),
         (Some(c), _) if c.is_ascii_digit() => Some(
             "powers follow their move directly: `R2`, `(R U)3`; names start with a letter"
                 .to_string(),
@@ -573,6 +587,36 @@ fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> Diag {
 /// The innermost bracket still open at the end of `s` (ignoring comments).
 pub fn unclosed(s: &str) -> Option<char> {
     unclosed_at(s).map(|(c, _)| c)
+}
+
+/// Whether the parser expected rule `r` where it stopped.
+fn positives_has(e: &pest::error::Error<Rule>, r: Rule) -> bool {
+    matches!(&e.variant, pest::error::ErrorVariant::ParsingError { positives, .. } if positives.contains(&r))
+}
+
+/// Whether the bracket at byte `at` of `src` is closed somewhere after it (ignoring
+/// comments).
+fn closed_later(src: &str, at: usize) -> bool {
+    let mut depth = 0i64;
+    let mut rest = &src[at..];
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with("//") {
+            rest = rest.find('\n').map_or("", |i| &rest[i..]);
+            continue;
+        }
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    false
 }
 
 /// The innermost bracket still open at the end of `s`, with its byte offset.
