@@ -160,3 +160,85 @@ pub fn length(word: &Word, alpha: &Alphabet, metric: &Metric) -> Option<u64> {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testsupport::cube3;
+
+    /// `length` letter by letter: what the structural one must agree with.
+    fn length_streamed(word: &puz_core::Word, alpha: &Alphabet, metric: &Metric) -> Option<u64> {
+        let fams = &metric.families;
+        let mut total = 0u64;
+        let mut cur: Option<(usize, Perm)> = None;
+        for l in word.stream(alpha) {
+            let (f, _) = fams.find(&alpha.perms[l as usize])?;
+            let p = &alpha.perms[l as usize];
+            cur = match cur.take() {
+                Some((g, acc)) if g == f => Some((f, acc.then(p))),
+                Some((g, acc)) => {
+                    total += run_cost(metric, g, &acc)?;
+                    Some((f, p.clone()))
+                }
+                None => Some((f, p.clone())),
+            };
+        }
+        if let Some((g, acc)) = cur {
+            total += run_cost(metric, g, &acc)?;
+        }
+        Some(total)
+    }
+
+    fn run_cost(metric: &Metric, f: usize, p: &Perm) -> Option<u64> {
+        let fam = &metric.families.list[f];
+        let e = fam.elements.iter().position(|q| q == p)?;
+        Some(fam.cost[e] as u64)
+    }
+
+    #[test]
+    fn nested_lengths_agree_with_streaming_and_do_not_expand() {
+        let c3 = cube3();
+        let faces = ["U", "D", "R", "L", "F", "B"];
+        let htm = Metric::htm(&c3, &faces).unwrap();
+        let metrics = [
+            htm.clone(),
+            Metric::qtm(&c3, &faces).unwrap(),
+            Metric::atm(&c3, &faces).unwrap(),
+        ];
+        let w = |s: &str| {
+            Word::seq(
+                s.split_whitespace()
+                    .map(|t| Word::Letter(htm.alphabet.index(t).unwrap()))
+                    .collect(),
+            )
+        };
+        let a = w("U D' R");
+        let b = w("R' U2 D");
+        let words = [
+            Word::commutator(a.clone(), b.clone()),
+            Word::conjugate(w("U"), w("U D")).pow(3),
+            a.clone().pow(-5),
+            Word::seq(vec![w("U"), a.clone().inverse(), w("D2"), b.clone().pow(4)]),
+            Word::seq(vec![w("U"), w("U").pow(3), w("D")]).pow(2),
+            Word::named("x", w("U2 D2 U2")).pow(7),
+        ];
+        for m in &metrics {
+            for x in &words {
+                assert_eq!(
+                    length(x, &htm.alphabet, m),
+                    length_streamed(x, &htm.alphabet, m),
+                    "{} in {}",
+                    x.display(&htm.alphabet),
+                    m.name
+                );
+            }
+        }
+        let huge = w("R U").pow(1_000_000_000_000);
+        assert_eq!(
+            length(&huge, &htm.alphabet, &metrics[1]),
+            Some(2_000_000_000_000)
+        );
+        let runs = w("U").pow(1_000_000_000_001);
+        assert_eq!(length(&runs, &htm.alphabet, &metrics[0]), Some(1));
+    }
+}

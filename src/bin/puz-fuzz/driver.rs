@@ -45,7 +45,10 @@ pub const TAG: &str = "@puz-fuzz";
 
 pub fn drive(plan: &Plan, text_of: &dyn Fn(u64) -> String) -> Report {
     let started = Instant::now();
-    let out_of_time = || plan.seconds.is_some_and(|s| started.elapsed().as_secs() >= s);
+    let out_of_time = || {
+        plan.seconds
+            .is_some_and(|s| started.elapsed().as_secs() >= s)
+    };
     let mut report = Report::default();
     let work = std::env::temp_dir().join(format!("puz-fuzz-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&work);
@@ -54,7 +57,12 @@ pub fn drive(plan: &Plan, text_of: &dyn Fn(u64) -> String) -> Report {
     while next < plan.cases && !out_of_time() {
         let mut child = Command::new(std::env::current_exe().expect("own path"))
             .args(["--child", "--seed", &plan.seed.to_string()])
-            .args(["--start", &next.to_string(), "--cases", &plan.cases.to_string()])
+            .args([
+                "--start",
+                &next.to_string(),
+                "--cases",
+                &plan.cases.to_string(),
+            ])
             .args(["--limit-ms", &plan.limit.as_millis().to_string()])
             .args(["--memory-mib", &(plan.memory >> 20).to_string()])
             .current_dir(&work)
@@ -68,7 +76,10 @@ pub fn drive(plan: &Plan, text_of: &dyn Fn(u64) -> String) -> Report {
         let (tx, rx) = mpsc::channel();
         let stdout = child.stdout.take().unwrap();
         std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -147,7 +158,9 @@ fn record(
         println!("{} case {i}: {detail}", o.name());
     }
     if o.is_defect() {
-        let file = plan.out.join(format!("{}-seed{}-case{i}.puz", o.name(), plan.seed));
+        let file = plan
+            .out
+            .join(format!("{}-seed{}-case{i}.puz", o.name(), plan.seed));
         let _ = std::fs::write(&file, text_of(i));
         println!("{} case {i}: {detail} ({})", o.name(), file.display());
         report.defects.push((i, o, detail));

@@ -76,7 +76,13 @@ const INTS: &[&str] = &[
 
 const METRICS: &[&str] = &["htm", "qtm", "stm", "atm"];
 
-const TEXTS: &[&str] = &["\"\"", "\"fuzz-out.puz\"", "\"fuzz-out.svg\"", "\"no/such/dir/x\"", "\".\""];
+const TEXTS: &[&str] = &[
+    "\"\"",
+    "\"fuzz-out.puz\"",
+    "\"fuzz-out.svg\"",
+    "\"no/such/dir/x\"",
+    "\".\"",
+];
 
 /// One script's generator: the puzzle in use and what has been bound so far.
 pub struct Gen<'a> {
@@ -125,7 +131,11 @@ impl<'a> Gen<'a> {
                     self.pick(INTS)
                 };
                 let f = self.pick(&["row", "topspin"]);
-                self.puzzle = self.all.iter().find(|p| p.use_line == "use row(5)").cloned();
+                self.puzzle = self
+                    .all
+                    .iter()
+                    .find(|p| p.use_line == "use row(5)")
+                    .cloned();
                 format!("use {f}({n})")
             }
             1 | 2 => self.puzzle_def(),
@@ -271,7 +281,11 @@ impl<'a> Gen<'a> {
     }
 
     fn move_name(&mut self) -> String {
-        let moves = self.puzzle.as_ref().map(|p| p.moves.clone()).unwrap_or_default();
+        let moves = self
+            .puzzle
+            .as_ref()
+            .map(|p| p.moves.clone())
+            .unwrap_or_default();
         if moves.is_empty() || self.rng.gen_bool(0.02) {
             return self.pick(&["R", "Q", "x1", "_", "group"]).to_string();
         }
@@ -308,7 +322,14 @@ impl<'a> Gen<'a> {
             }
             7 if self.depth < 3 => {
                 self.depth += 1;
-                let c = self.call_of(&["inverse", "solve", "random", "unrank", "gray", "path_with_effect"]);
+                let c = self.call_of(&[
+                    "inverse",
+                    "solve",
+                    "random",
+                    "unrank",
+                    "gray",
+                    "path_with_effect",
+                ]);
                 self.depth -= 1;
                 c
             }
@@ -317,7 +338,18 @@ impl<'a> Gen<'a> {
         let post = match self.rng.gen_range(0..12) {
             0 => "'".to_string(),
             1 => "2".to_string(),
-            2 => format!("^{}", self.pick(&["0", "-1", "3", "1000000000000", "-1000000000000", "65536", "99999999999999999999999"])),
+            2 => format!(
+                "^{}",
+                self.pick(&[
+                    "0",
+                    "-1",
+                    "3",
+                    "1000000000000",
+                    "-1000000000000",
+                    "65536",
+                    "99999999999999999999999"
+                ])
+            ),
             3 => "''".to_string(),
             4 => "^2'".to_string(),
             _ => String::new(),
@@ -344,7 +376,11 @@ impl<'a> Gen<'a> {
     }
 
     fn loc(&mut self) -> String {
-        let locs = self.puzzle.as_ref().map(|p| p.locs.clone()).unwrap_or_default();
+        let locs = self
+            .puzzle
+            .as_ref()
+            .map(|p| p.locs.clone())
+            .unwrap_or_default();
         if locs.is_empty() || self.rng.gen_bool(0.1) {
             return self.pick(&["UFR", "nowhere", "o.q", "1"]).to_string();
         }
@@ -378,7 +414,11 @@ impl<'a> Gen<'a> {
             Kind::Loc => self.loc(),
             Kind::Text => self.pick(TEXTS).into(),
             Kind::Puzzle => format!("{}({})", self.pick(&["row", "topspin"]), self.int()),
-            Kind::Distances => format!("distances({}, depth: {})", self.group(), self.pick(&["0", "1", "2", "3"])),
+            Kind::Distances => format!(
+                "distances({}, depth: {})",
+                self.group(),
+                self.pick(&["0", "1", "2", "3"])
+            ),
             Kind::ListOf(inner) => {
                 let n = *[0usize, 0, 1, 2, 3, 5].choose(self.rng).unwrap();
                 let items: Vec<String> = (0..n).map(|_| self.value(inner)).collect();
@@ -433,7 +473,11 @@ impl<'a> Gen<'a> {
             }
         }
         if self.rng.gen_bool(0.03) {
-            args.push(format!("{}: {}", self.pick(&["all", "metric", "depth", "zzz"]), self.int()));
+            args.push(format!(
+                "{}: {}",
+                self.pick(&["all", "metric", "depth", "zzz"]),
+                self.int()
+            ));
         }
         format!("{}({})", b.name, args.join(", "))
     }

@@ -14,10 +14,7 @@ pub fn corpus(root: &Path) -> Vec<Vec<u8>> {
         collect(&root.join(dir), &mut files);
     }
     files.sort();
-    files
-        .iter()
-        .filter_map(|f| std::fs::read(f).ok())
-        .collect()
+    files.iter().filter_map(|f| std::fs::read(f).ok()).collect()
 }
 
 fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -35,12 +32,52 @@ fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 }
 
 const TOKENS: &[&[u8]] = &[
-    b"(", b")", b"[", b"]", b"{", b"}", b"<", b">", b",", b":", b";", b"\n", b"'", b"^",
-    b"-", b"2", b"0", b"-1", b"^1000000000000", b"1000000000000", b"2^1000000000",
-    "\u{2019}".as_bytes(), "\u{2032}".as_bytes(), "\u{feff}".as_bytes(), b"\xff", b"\xc3",
-    b"\"", b"//", b"use ", b"let x = ", b"puzzle q { points 3 }", b"metric: atm",
-    b"metric: qtm", b"depth: 9", b"group", b"<>", b"[]", b"()", b"twist 3", b" in ",
-    b"==", b"order 7", b"points 65536", b"\t", b"\r", b"\0",
+    b"(",
+    b")",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b"<",
+    b">",
+    b",",
+    b":",
+    b";",
+    b"\n",
+    b"'",
+    b"^",
+    b"-",
+    b"2",
+    b"0",
+    b"-1",
+    b"^1000000000000",
+    b"1000000000000",
+    b"2^1000000000",
+    "\u{2019}".as_bytes(),
+    "\u{2032}".as_bytes(),
+    "\u{feff}".as_bytes(),
+    b"\xff",
+    b"\xc3",
+    b"\"",
+    b"//",
+    b"use ",
+    b"let x = ",
+    b"puzzle q { points 3 }",
+    b"metric: atm",
+    b"metric: qtm",
+    b"depth: 9",
+    b"group",
+    b"<>",
+    b"[]",
+    b"()",
+    b"twist 3",
+    b" in ",
+    b"==",
+    b"order 7",
+    b"points 65536",
+    b"\t",
+    b"\r",
+    b"\0",
 ];
 
 /// One mutant of a script picked from the corpus.

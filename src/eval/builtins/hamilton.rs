@@ -280,7 +280,9 @@ pub fn gray(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
                     e.span,
                     format!("{} is not abelian: {x} and {y} do not commute", g.text),
                 )
-                .with_help("Gray codes need moves that commute; use hamilton(G) for other groups"));
+                .with_help(
+                    "Gray codes need moves that commute; use hamilton(G) for other groups",
+                ));
             }
             let mut digits = Vec::new();
             let mut prefix: Vec<Word> = Vec::new();

@@ -154,9 +154,8 @@ impl Interp {
                     let w = self.seq_operand(&p, it)?;
                     let perm = w.eval(&p.alphabet, p.def.degree());
                     // One simultaneous twist is only meaningful for parts that commute.
-                    if let Some((_, other)) = perms
-                        .iter()
-                        .find(|(q, _)| q.then(&perm) != perm.then(q))
+                    if let Some((_, other)) =
+                        perms.iter().find(|(q, _)| q.then(&perm) != perm.then(q))
                     {
                         let text = &self.source.text;
                         let (a, b) = (
