@@ -114,7 +114,10 @@ pub fn run(mut it: Interp) -> ExitCode {
     if let Some(h) = &hist {
         let _ = rl.load_history(h);
     }
-    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+    // Piped in, a session is a script: its status says whether every entry worked.
+    let interactive = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    let mut failed = false;
+    if interactive {
         println!(
             "puz {} — :help for help, :quit to leave",
             env!("CARGO_PKG_VERSION")
@@ -148,6 +151,7 @@ pub fn run(mut it: Interp) -> ExitCode {
                                 Ok(text) => {
                                     if let Err(d) = it.run_source(file, &text) {
                                         eprint!("{}", d.render(color));
+                                        failed = true;
                                     }
                                 }
                                 Err(e) => eprintln!("error: cannot read {file}: {e}"),
@@ -162,6 +166,7 @@ pub fn run(mut it: Interp) -> ExitCode {
                 it.ctl.flag().store(false, Ordering::SeqCst);
                 if let Err(d) = it.run_source(&format!("<repl:{n}>"), &line) {
                     eprint!("{}", d.render(color));
+                    failed = true;
                 }
             }
             Err(ReadlineError::Interrupted) => continue,
@@ -180,5 +185,9 @@ pub fn run(mut it: Interp) -> ExitCode {
             );
         }
     }
-    ExitCode::SUCCESS
+    if failed && !interactive {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
