@@ -53,6 +53,8 @@ pub fn why_not(ctl: &Control, l: &Value, g: &GroupVal, span: Span) -> EvalResult
     let Some((p, perm)) = l.perm() else {
         return Ok(None);
     };
+    // A position of another puzzle was read with this group's points (out of range).
+    same_puzzle(p, g, span)?;
     let e = g.engine(ctl, span)?;
     if !p.def.is_position(perm) {
         return Ok(Some("it is not a position of the puzzle".into()));
