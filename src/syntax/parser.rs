@@ -127,14 +127,13 @@ fn int_value(p: &Pair<Rule>) -> Result<BigUint, Diag> {
         .map_err(|_| Diag::new(span(p), "not a number"))
 }
 
-fn small_int(p: &Pair<Rule>, what: &str) -> Result<usize, Diag> {
+/// A number of at most `max` (the same bound the puzzle builder holds it to).
+fn small_int(p: &Pair<Rule>, what: &str, max: usize) -> Result<usize, Diag> {
     let v = int_value(p)?;
     usize::try_from(v)
         .ok()
-        .filter(|&v| v <= 1 << 16)
-        .ok_or_else(|| {
-            Diag::new(span(p), format!("{what} is too large")).with_help("at most 65536")
-        })
+        .filter(|&v| v <= max)
+        .ok_or_else(|| Diag::new(span(p), format!("{what} must be at most {max}")))
 }
 
 fn build_stmt(p: Pair<Rule>) -> Result<Stmt, Diag> {
@@ -217,13 +216,15 @@ fn build_puzzle_item(p: Pair<Rule>) -> Result<PuzzleItem, Diag> {
             let name = ident(it.next().unwrap());
             let size_p = it.next().unwrap();
             let size = match size_p.as_rule() {
-                Rule::int => OrbitSize::Count(small_int(&size_p, "an orbit size")?, span(&size_p)),
+                Rule::int => {
+                    OrbitSize::Count(small_int(&size_p, "an orbit size", 1 << 16)?, span(&size_p))
+                }
                 _ => OrbitSize::Labels(size_p.into_inner().map(ident).collect()),
             };
             let twist = match it.next() {
                 Some(t) => {
                     let n = t.into_inner().next().unwrap();
-                    let v = small_int(&n, "a twist")?;
+                    let v = small_int(&n, "a twist", 255)?;
                     Some((v as u64, span(&n)))
                 }
                 None => None,
@@ -238,7 +239,7 @@ fn build_puzzle_item(p: Pair<Rule>) -> Result<PuzzleItem, Diag> {
         Rule::points_def => {
             let n = p.into_inner().next().unwrap();
             Ok(PuzzleItem::Points {
-                count: small_int(&n, "a number of points")?,
+                count: small_int(&n, "a number of points", 1 << 16)?,
                 span: sp,
             })
         }
