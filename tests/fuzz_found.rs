@@ -17,3 +17,20 @@ fn a_walk_by_rank_reserves_its_bitset() {
         "{e}"
     );
 }
+
+#[test]
+fn a_sparse_search_counts_its_new_layer_before_allocating_it() {
+    // Under 1.5 GB of address space the 3x3x3's distance 7 (100 million positions) was
+    // allocated and aborted the process; it must be refused with its figure.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1500000; exec '{}' -q -e 'use cube3; distances(group, depth: 8)'",
+            env!("CARGO_BIN_EXE_puz")
+        ))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("distance 7") && err.contains("needs"), "{err}");
+}
