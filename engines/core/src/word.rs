@@ -97,7 +97,7 @@ impl Word {
             1 => base,
             // Streaming `()^1000000000000` would step through every empty repetition;
             // measuring the base costs its size, paid only for large counts.
-            k if k > 1 << 16 && base.len() == 0 => Word::empty(),
+            k if k > 1 << 16 && base.is_empty() => Word::empty(),
             k => Word::Repeat(Arc::new(base), k),
         }
     }
