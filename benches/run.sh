@@ -6,6 +6,7 @@
 #
 #   benches/run.sh              # every section, results.md rewritten
 #   OUT=/tmp/r.md benches/run.sh   # elsewhere
+#   FUZZ_CASES=100000 FUZZ_SECONDS=3600 benches/run.sh   # the fuzzing section's extent
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-benches/results.md}
@@ -40,6 +41,9 @@ section cargo run --release -q -p puz-hamilton --example hamilton_chain
 section bash benches/solver/run.sh
 section bash benches/cluster/run.sh
 section bash benches/pictures/run.sh
+# The fuzzer's counts per outcome (scripts of defects go to target/fuzz/).
+section nice ./target/release/puz-fuzz --seed 1 --cases "${FUZZ_CASES:-100000}" \
+    --seconds "${FUZZ_SECONDS:-3600}" --limit-ms 1000 --out target/fuzz
 } | tee "$TMP"
 cp "$TMP" "$OUT"
 echo "figures written to $OUT"

@@ -31,7 +31,8 @@ fn definition_error_then_use() {
     let (out, err, ok) = repl(
         "use cube3\nlet sexy = R U R' U'\norder(sexy Q)\norder(sexy)\nsexy == [R, U]\n:quit\n",
     );
-    assert!(ok);
+    // The session goes on after the error; piped in, its status reports it.
+    assert!(!ok);
     assert!(err.contains("unknown name `Q`"), "{err}");
     let lines: Vec<&str> = out
         .lines()
@@ -39,6 +40,16 @@ fn definition_error_then_use() {
         .filter(|l| !l.is_empty())
         .collect();
     assert_eq!(lines, ["6", "true"], "{out}");
+}
+
+#[test]
+fn piped_sessions_report_a_failure_in_their_status() {
+    let (_, err, ok) = repl("use cube3\nassert order(R)==5\n");
+    assert!(!ok);
+    assert!(err.contains("assertion failed"), "{err}");
+    let (out, _, ok) = repl("use cube3\norder(R)\n");
+    assert!(ok);
+    assert!(out.contains('4'), "{out}");
 }
 
 #[test]
@@ -109,7 +120,8 @@ fn vars_time_and_reset() {
     let (out, err, ok) = repl(
         "use cube3\nlet sexy = R U R' U'\n:vars\n:time\norder(sexy)\n:reset\n:vars\norder(sexy)\n",
     );
-    assert!(ok);
+    // The last entry fails (the binding is gone), so piped input ends with status 1.
+    assert!(!ok);
     assert!(
         out.contains("sexy") && out.contains("a move sequence"),
         "{out}"

@@ -72,6 +72,12 @@ pub fn build(def: &PuzzleDef, src: &str, resolve: &mut SeqResolver) -> Result<Pu
                     span: *span,
                 };
                 check_new(&mut seen, &id, "orbit")?;
+                if *count == 0 {
+                    return Err(Diag::new(
+                        *span,
+                        "`points 0`: a puzzle needs at least one point",
+                    ));
+                }
                 check_degree(&p, *count, *span)?;
                 p.add_orbit(
                     "points",

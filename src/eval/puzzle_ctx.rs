@@ -107,6 +107,16 @@ impl PuzzleCtx {
         }
     }
 
+    /// Whether sequences of `other` may be used here: the same puzzle, or one built alike
+    /// (`row(9)` twice). A name alone is not enough: a `puzzle` may reuse one, and its
+    /// letters then mean other moves (indexing with them went out of bounds).
+    pub fn same(&self, other: &PuzzleCtx) -> bool {
+        std::ptr::eq(self, other)
+            || (self.def.name == other.def.name
+                && self.alphabet.names == other.alphabet.names
+                && self.alphabet.perms == other.alphabet.perms)
+    }
+
     pub fn move_index(&self, name: &str) -> Option<usize> {
         self.def.move_index(name)
     }

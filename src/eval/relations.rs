@@ -11,7 +11,7 @@ use puz_core::Control;
 
 /// A position's puzzle must be the group's.
 pub fn same_puzzle(p: &super::puzzle_ctx::PuzzleCtx, g: &GroupVal, span: Span) -> EvalResult<()> {
-    if p.def.name != g.puzzle.def.name || p.def.degree() != g.puzzle.def.degree() {
+    if !p.same(&g.puzzle) {
         return Err(Diag::new(
             span,
             format!(
@@ -53,6 +53,8 @@ pub fn why_not(ctl: &Control, l: &Value, g: &GroupVal, span: Span) -> EvalResult
     let Some((p, perm)) = l.perm() else {
         return Ok(None);
     };
+    // A position of another puzzle was read with this group's points (out of range).
+    same_puzzle(p, g, span)?;
     let e = g.engine(ctl, span)?;
     if !p.def.is_position(perm) {
         return Ok(Some("it is not a position of the puzzle".into()));
@@ -79,7 +81,7 @@ pub fn compare(
     b: &GroupVal,
     span: Span,
 ) -> EvalResult<bool> {
-    if a.puzzle.def.name != b.puzzle.def.name {
+    if !a.puzzle.same(&b.puzzle) {
         return Err(Diag::new(span, "these groups are on different puzzles"));
     }
     let ea = a.engine(ctl, span)?;
@@ -116,7 +118,7 @@ pub fn values_equal(ctl: &Control, l: &Value, r: &Value, span: Span) -> EvalResu
         }
         _ => match (l.perm(), r.perm()) {
             (Some((pa, a)), Some((pb, b))) => {
-                if pa.def.name != pb.def.name || a.degree() != b.degree() {
+                if !pa.same(pb) || a.degree() != b.degree() {
                     return Err(Diag::new(span, "these are positions of different puzzles"));
                 }
                 Some(a == b)

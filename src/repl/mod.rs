@@ -153,7 +153,10 @@ pub fn run(mut it: Interp) -> ExitCode {
     if let Some(h) = &hist {
         let _ = rl.load_history(h);
     }
-    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+    // Piped in, a session is a script: its status says whether every entry worked.
+    let interactive = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    let mut failed = false;
+    if interactive {
         println!(
             "puz {} — :help for help, :quit to leave",
             env!("CARGO_PKG_VERSION")
@@ -209,6 +212,7 @@ pub fn run(mut it: Interp) -> ExitCode {
                                 Ok(text) => {
                                     if let Err(d) = it.run_source(file, &text) {
                                         eprint!("{}", d.render(color));
+                                        failed = true;
                                     }
                                 }
                                 Err(e) => eprintln!("error: cannot read {file}: {e}"),
@@ -233,6 +237,7 @@ pub fn run(mut it: Interp) -> ExitCode {
                 let t0 = std::time::Instant::now();
                 if let Err(d) = it.run_source(&format!("<repl:{n}>"), &line) {
                     eprint!("{}", d.render(color));
+                    failed = true;
                 }
                 if timing {
                     eprintln!("time: {:.3} s", t0.elapsed().as_secs_f64());
@@ -254,5 +259,9 @@ pub fn run(mut it: Interp) -> ExitCode {
             );
         }
     }
-    ExitCode::SUCCESS
+    if failed && !interactive {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -6,6 +6,11 @@ use num_bigint::BigUint;
 use pest::iterators::Pair;
 use pest::Parser;
 
+mod errors;
+
+use errors::syntax_error;
+pub use errors::{unclosed, unclosed_at};
+
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/puz.pest"]
 struct PuzParser;
@@ -122,14 +127,13 @@ fn int_value(p: &Pair<Rule>) -> Result<BigUint, Diag> {
         .map_err(|_| Diag::new(span(p), "not a number"))
 }
 
-fn small_int(p: &Pair<Rule>, what: &str) -> Result<usize, Diag> {
+/// A number of at most `max` (the same bound the puzzle builder holds it to).
+fn small_int(p: &Pair<Rule>, what: &str, max: usize) -> Result<usize, Diag> {
     let v = int_value(p)?;
     usize::try_from(v)
         .ok()
-        .filter(|&v| v <= 1 << 16)
-        .ok_or_else(|| {
-            Diag::new(span(p), format!("{what} is too large")).with_help("at most 65536")
-        })
+        .filter(|&v| v <= max)
+        .ok_or_else(|| Diag::new(span(p), format!("{what} must be at most {max}")))
 }
 
 fn build_stmt(p: Pair<Rule>) -> Result<Stmt, Diag> {
@@ -138,7 +142,10 @@ fn build_stmt(p: Pair<Rule>) -> Result<Stmt, Diag> {
         Rule::puzzle_def => {
             let mut it = p.into_inner();
             let name = ident(it.next().unwrap());
-            let items = it.map(build_puzzle_item).collect::<Result<Vec<_>, _>>()?;
+            let items = it
+                .filter(|q| q.as_rule() != Rule::puzzle_end)
+                .map(build_puzzle_item)
+                .collect::<Result<Vec<_>, _>>()?;
             Ok(Stmt::Puzzle(PuzzleDef {
                 name,
                 items,
@@ -209,13 +216,15 @@ fn build_puzzle_item(p: Pair<Rule>) -> Result<PuzzleItem, Diag> {
             let name = ident(it.next().unwrap());
             let size_p = it.next().unwrap();
             let size = match size_p.as_rule() {
-                Rule::int => OrbitSize::Count(small_int(&size_p, "an orbit size")?, span(&size_p)),
+                Rule::int => {
+                    OrbitSize::Count(small_int(&size_p, "an orbit size", 1 << 16)?, span(&size_p))
+                }
                 _ => OrbitSize::Labels(size_p.into_inner().map(ident).collect()),
             };
             let twist = match it.next() {
                 Some(t) => {
                     let n = t.into_inner().next().unwrap();
-                    let v = small_int(&n, "a twist")?;
+                    let v = small_int(&n, "a twist", 255)?;
                     Some((v as u64, span(&n)))
                 }
                 None => None,
@@ -230,7 +239,7 @@ fn build_puzzle_item(p: Pair<Rule>) -> Result<PuzzleItem, Diag> {
         Rule::points_def => {
             let n = p.into_inner().next().unwrap();
             Ok(PuzzleItem::Points {
-                count: small_int(&n, "a number of points")?,
+                count: small_int(&n, "a number of points", 1 << 16)?,
                 span: sp,
             })
         }
@@ -492,107 +501,6 @@ fn build_atom(p: Pair<Rule>) -> Result<Expr, Diag> {
         r => unreachable!("atom {r:?}"),
     };
     Ok(Expr { kind, span: sp })
-}
-
-/// Friendly names for what the parser expected.
-fn rule_name(r: &Rule) -> Option<&'static str> {
-    Some(match r {
-        Rule::EOI => "end of input",
-        Rule::name | Rule::word | Rule::orbit_ref => "a name",
-        Rule::int => "a number",
-        Rule::expr | Rule::expr_ml | Rule::sequence | Rule::seq_ml | Rule::term | Rule::atom => {
-            "a move or expression"
-        }
-        Rule::binop => "an operator",
-        Rule::postfix | Rule::prime | Rule::power => "a power or `'`",
-        Rule::cycle | Rule::cycles | Rule::cycle_group => "a cycle such as `corners(0 1 2)`",
-        Rule::cycle_elem | Rule::label => "a location",
-        Rule::label_list => "`[` with location names",
-        Rule::twist => "`twist K`",
-        Rule::twist_add => "`+k`",
-        Rule::orbit_def | Rule::points_def | Rule::move_def | Rule::gens_def | Rule::order_def => {
-            "`orbit`, `points`, `move`, `gens` or `order`"
-        }
-        Rule::call_args | Rule::arg | Rule::named_arg => "arguments",
-        Rule::bracket_sep => "`,` or `:`",
-        Rule::string => "a string",
-        _ => return None,
-    })
-}
-
-fn syntax_error(src: &str, e: pest::error::Error<Rule>) -> Diag {
-    use pest::error::{ErrorVariant, InputLocation};
-    let (start, end) = match e.location {
-        InputLocation::Pos(p) => (p, (p + 1).min(src.len()).max(p)),
-        InputLocation::Span((a, b)) => (a, b),
-    };
-    let found = src[start..].chars().next();
-    let mut expected: Vec<&str> = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            positives.iter().filter_map(rule_name).collect()
-        }
-        ErrorVariant::CustomError { .. } => vec![],
-    };
-    expected.sort();
-    expected.dedup();
-    let what = match found {
-        None => "unexpected end of input".to_string(),
-        Some('\n') | Some('\r') => "unexpected end of line".to_string(),
-        Some(c) => format!("unexpected `{c}`"),
-    };
-    let label = if expected.is_empty() {
-        "here".to_string()
-    } else {
-        format!("expected {}", expected.join(" or "))
-    };
-    let open = unclosed_at(&src[..start]);
-    let help = match (found, open) {
-        (_, Some((c, _))) => Some(format!("a `{c}` opened before this point is not closed")),
-        (Some(')'), _) | (Some(']'), _) | (Some('>'), _) | (Some('}'), _) => {
-            Some("this closes a bracket that was not opened".to_string())
-        }
-        (Some(c), _) if c.is_ascii_digit() => Some(
-            "powers follow their move directly: `R2`, `(R U)3`; names start with a letter"
-                .to_string(),
-        ),
-        _ => Some("see `:help` or docs/language.md for the syntax".to_string()),
-    };
-    let end = if end <= start {
-        (start + 1).min(src.len())
-    } else {
-        end
-    };
-    let mut d = Diag::new(Span::new(start, end), format!("syntax error: {what}")).with_label(label);
-    d.help = help;
-    if let Some((c, at)) = open {
-        d = d.with_related(Span::new(at, at + 1), format!("this `{c}` is not closed"));
-    }
-    d
-}
-
-/// The innermost bracket still open at the end of `s` (ignoring comments).
-pub fn unclosed(s: &str) -> Option<char> {
-    unclosed_at(s).map(|(c, _)| c)
-}
-
-/// The innermost bracket still open at the end of `s`, with its byte offset.
-pub fn unclosed_at(s: &str) -> Option<(char, usize)> {
-    let mut stack = Vec::new();
-    let mut base = 0;
-    for line in s.split('\n') {
-        let code = line.split("//").next().unwrap_or("");
-        for (i, c) in code.char_indices() {
-            match c {
-                '(' | '[' | '{' => stack.push((c, base + i)),
-                ')' | ']' | '}' => {
-                    stack.pop();
-                }
-                _ => {}
-            }
-        }
-        base += line.len() + 1;
-    }
-    stack.pop()
 }
 
 #[cfg(test)]

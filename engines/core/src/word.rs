@@ -95,6 +95,9 @@ impl Word {
         let base = if n < 0 { self.inverse() } else { self };
         match n.unsigned_abs() {
             1 => base,
+            // Streaming `()^1000000000000` would step through every empty repetition;
+            // measuring the base costs its size, paid only for large counts.
+            k if k > 1 << 16 && base.is_empty() => Word::empty(),
             k => Word::Repeat(Arc::new(base), k),
         }
     }

@@ -350,6 +350,9 @@ fn walk_par<S: Stepper>(st: &S, w: &Walk, space: u64, size: u64) -> Result<Found
     })
 }
 
+/// The most coordinate blocks `dispatch` has a stepper for.
+const MAX_BLOCKS: usize = 6;
+
 fn dispatch(
     w: &Walk,
     coords: Option<&Coords>,
@@ -584,7 +587,11 @@ fn run(
             built.as_ref()
         }
     };
-    let space = coords.map_or(size, |c| c.space);
+    // `dispatch` walks by rank (over the whole group) when the coordinates need more
+    // blocks than it has steppers for: reserve for the bitset it will allocate.
+    let space = coords
+        .filter(|c| (1..=MAX_BLOCKS).contains(&c.blocks()))
+        .map_or(size, |c| c.space);
     ctl.reserve(&format!("a bitset of {space} positions"), space.div_ceil(8))?;
     let w = Walk {
         parallel: pre.is_some_and(|c| c.parallel),

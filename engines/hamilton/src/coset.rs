@@ -17,13 +17,58 @@ use std::hash::Hash;
 /// cycle). `None` when neither `h` nor `h'` occurs in the cycle.
 pub fn path_with_effect(cycle: &Word, alpha: &Alphabet, h: u32) -> Option<Word> {
     let hi = alpha.inverse[h as usize];
-    let find = |w: &Word, l: u32| w.stream(alpha).position(|x| x == l).map(|k| k as u128);
+    let find = |w: &Word, l: u32| first_index(w, alpha, l, false, &mut HashMap::new());
     if let Some(k) = find(cycle, hi) {
         return Some(drop_last(&rotate(cycle, alpha, k + 1), alpha));
     }
     let rev = cycle.clone().inverse();
     let k = find(&rev, hi)?;
     Some(drop_last(&rotate(&rev, alpha, k + 1), alpha))
+}
+
+/// The index of the first `l` in `w` (or in its inverse when `inv`), found on the nested
+/// form: a repetition holds it in its first round or not at all, so `x^1000000000000`
+/// costs its depth (streaming for it ran through every round).
+fn first_index(
+    w: &Word,
+    alpha: &Alphabet,
+    l: u32,
+    inv: bool,
+    memo: &mut HashMap<(*const Word, bool), Option<u128>>,
+) -> Option<u128> {
+    let key = (w as *const Word, inv);
+    if let Some(r) = memo.get(&key) {
+        return *r;
+    }
+    let r = match w {
+        Word::Letter(x) => {
+            let x = if inv { alpha.inverse[*x as usize] } else { *x };
+            (x == l).then_some(0)
+        }
+        Word::Named(_, x) => first_index(x, alpha, l, inv, memo),
+        Word::Inverse(x) => first_index(x, alpha, l, !inv, memo),
+        Word::Repeat(_, 0) => None,
+        Word::Repeat(x, _) => first_index(x, alpha, l, inv, memo),
+        Word::Seq(items) => {
+            let mut before = 0u128;
+            let mut found = None;
+            let order: Box<dyn Iterator<Item = &Word>> = if inv {
+                Box::new(items.iter().rev())
+            } else {
+                Box::new(items.iter())
+            };
+            for x in order {
+                if let Some(i) = first_index(x, alpha, l, inv, memo) {
+                    found = Some(before.saturating_add(i));
+                    break;
+                }
+                before = before.saturating_add(x.len());
+            }
+            found
+        }
+    };
+    memo.insert(key, r);
+    r
 }
 
 /// One step through the cosets: a Hamilton path of `H` with the effect of `h`, then the

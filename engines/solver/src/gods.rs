@@ -474,7 +474,17 @@ pub fn sparse(
                 }
             })
             .sum();
-        let held: u64 = layers.iter().map(|l| l.len() as u64 * 16).sum();
+        // The new layer, estimated from the last layers' growth (at most the candidates),
+        // is held with the others while the next pass runs: count it too.
+        let last = layers[d - 1].len() as u64;
+        let est_new = match d {
+            1 => cand,
+            _ => {
+                let prev = (layers[d - 2].len() as u64).max(1);
+                ((last as u128 * last as u128 / prev as u128) as u64).min(cand)
+            }
+        };
+        let held: u64 = layers.iter().map(|l| l.len() as u64 * 16).sum::<u64>() + est_new * 16;
         // A pass holds its candidates about four times over at its peak (the per-letter
         // parts, the growing list, the fresh ones, vector slack): plan for that, so a
         // limited process refuses up front instead of failing mid-allocation.
@@ -490,7 +500,7 @@ pub fn sparse(
             &format!("distance {d} (16 bytes a candidate position)"),
             held + 4 * (cand * 16).div_ceil(passes),
         )?;
-        let mut layer: Vec<u128> = Vec::new();
+        let mut layer: Vec<u128> = Vec::with_capacity(est_new as usize);
         for pass in 0..passes {
             let mut cands: Vec<u128> = Vec::new();
             for (l, a) in actions.iter().enumerate() {

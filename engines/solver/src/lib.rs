@@ -24,6 +24,7 @@ pub mod canon;
 pub mod error;
 pub mod gods;
 pub mod metric;
+mod metric_len;
 pub mod model;
 pub mod move_tables;
 pub mod optimal;

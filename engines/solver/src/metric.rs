@@ -7,7 +7,7 @@
 //! [`Families`], used for canonical sequences and for [`length`].
 
 use crate::error::{invalid, SolveError};
-use puz_core::{Alphabet, Perm, Puzzle, Word};
+use puz_core::{Alphabet, Perm, Puzzle};
 use std::collections::HashMap;
 
 /// A generator set with costs, written in the puzzle's moves.
@@ -67,6 +67,41 @@ fn select_moves(puzzle: &Puzzle, names: &[&str]) -> Result<Vec<usize>, SolveErro
                 .ok_or_else(|| SolveError::Invalid(format!("the puzzle has no move `{n}`")))
         })
         .collect()
+}
+
+/// The most letters `atm` builds (the 3x3x3 has 45).
+const MAX_ATM_LETTERS: u128 = 100_000;
+
+/// A shortest chain of pairwise commuting moves from `i` to `j` (breadth first).
+fn commuting_path(
+    i: usize,
+    j: usize,
+    n: usize,
+    commute: impl Fn(usize, usize) -> bool,
+) -> Vec<usize> {
+    let mut prev = vec![usize::MAX; n];
+    prev[i] = i;
+    let mut queue = std::collections::VecDeque::from([i]);
+    while let Some(a) = queue.pop_front() {
+        if a == j {
+            break;
+        }
+        for (b, pb) in prev.iter_mut().enumerate() {
+            if *pb == usize::MAX && commute(a, b) {
+                *pb = a;
+                queue.push_back(b);
+            }
+        }
+    }
+    let mut path = vec![j];
+    while let Some(&last) = path.last() {
+        if last == i || prev[last] == usize::MAX {
+            break;
+        }
+        path.push(prev[last]);
+    }
+    path.reverse();
+    path
 }
 
 impl Metric {
@@ -204,18 +239,52 @@ impl Metric {
             });
             axes[a].push(i);
         }
-        let mut letters = Vec::new();
+        let name = |i: usize| puzzle.moves[ms[i]].name.as_str();
         for axis in &axes {
             for &i in axis {
                 for &j in axis {
                     if !commute(perms[i], perms[j]) {
+                        let path = commuting_path(i, j, n, |a, b| commute(perms[a], perms[b]));
+                        let via: Vec<&str> = path.iter().map(|&k| name(k)).collect();
                         return invalid(format!(
-                            "atm: moves {} and {} are on one axis but do not commute",
-                            puzzle.moves[ms[i]].name, puzzle.moves[ms[j]].name
+                            "atm: moves {} and {} do not commute, yet a chain of commuting \
+                             moves ({}) joins them into one axis; an axis's moves must all \
+                             commute, so this puzzle has no axial metric",
+                            name(i),
+                            name(j),
+                            via.join(" - ")
                         ));
                     }
                 }
             }
+        }
+        // Each axis gives every product of its moves' powers: refuse up front what would
+        // be too many letters (all 25 moves of Lights Out commute: 2^25).
+        let mut count: u128 = 0;
+        for axis in &axes {
+            let per = axis.iter().try_fold(1u128, |acc, &i| {
+                acc.checked_mul(move_order(perms[i]) as u128)
+            });
+            count = per
+                .and_then(|p| count.checked_add(p - 1))
+                .unwrap_or(u128::MAX);
+        }
+        if count > MAX_ATM_LETTERS {
+            let biggest = axes.iter().map(|a| a.len()).max().unwrap_or(0);
+            let shown = if count == u128::MAX {
+                "more than 2^128".to_string()
+            } else {
+                count.to_string()
+            };
+            return invalid(format!(
+                "atm on {} would have {shown} generators (every product of the \
+                 commuting moves of one axis; {biggest} moves commute on one axis), more \
+                 than the {MAX_ATM_LETTERS} allowed",
+                puzzle.name
+            ));
+        }
+        let mut letters = Vec::new();
+        for axis in &axes {
             let orders: Vec<i64> = axis.iter().map(|&i| move_order(perms[i]) as i64).collect();
             let total: i64 = orders.iter().product();
             for code in 1..total {
@@ -515,50 +584,13 @@ impl Family {
     }
 }
 
-/// The length of `word` (written in `alpha`, whose letters are positions of the puzzle)
-/// in `metric`: runs of consecutive letters of one family count as the least cost of
-/// their product (in `atm`, `U D` is 1; in `qtm`, `U2` is 2). `None` when a letter is not
-/// expressible in the metric.
-pub fn length(word: &Word, alpha: &Alphabet, metric: &Metric) -> Option<u64> {
-    let fams = &metric.families;
-    let mut cache: HashMap<u32, (usize, usize)> = HashMap::new();
-    let mut total = 0u64;
-    let mut cur: Option<(usize, Perm)> = None;
-    for l in word.stream(alpha) {
-        let (f, _) = match cache.get(&l) {
-            Some(&x) => x,
-            None => {
-                let x = fams.find(&alpha.perms[l as usize])?;
-                cache.insert(l, x);
-                x
-            }
-        };
-        let p = &alpha.perms[l as usize];
-        cur = match cur.take() {
-            Some((g, acc)) if g == f => Some((f, acc.then(p))),
-            Some((g, acc)) => {
-                total += run_cost(metric, g, &acc)?;
-                Some((f, p.clone()))
-            }
-            None => Some((f, p.clone())),
-        };
-    }
-    if let Some((g, acc)) = cur {
-        total += run_cost(metric, g, &acc)?;
-    }
-    Some(total)
-}
-
-fn run_cost(metric: &Metric, f: usize, p: &Perm) -> Option<u64> {
-    let fam = &metric.families.list[f];
-    let e = fam.elements.iter().position(|q| q == p)?;
-    Some(fam.cost[e] as u64)
-}
+pub use crate::metric_len::length;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::testsupport::{cube2, cube3};
+    use puz_core::Word;
 
     #[test]
     fn generator_counts() {

@@ -57,7 +57,7 @@ fn engines(
             crate::eval::value::Value::Group(h) => h.clone(),
             _ => unreachable!("checked kind"),
         };
-        if h.puzzle.def.name != g.puzzle.def.name {
+        if !h.puzzle.same(&g.puzzle) {
             return Err(Diag::new(
                 chain.item_span(i),
                 format!(

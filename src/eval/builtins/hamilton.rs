@@ -5,7 +5,7 @@ use super::spec::{interrupted, small, Args, Ctx};
 use super::walks::{frames_text, map_letters};
 use crate::diag::{Diag, EvalResult};
 use crate::eval::groups;
-use crate::eval::puzzle_ctx::LetterFor;
+use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
 use crate::eval::value::{GroupVal, SeqVal, Value};
 use crate::span::Span;
 use puz_core::Word;
@@ -17,7 +17,7 @@ fn run_check(ctx: &mut Ctx, a: &Args, mode: Mode) -> EvalResult<(Report, SeqVal,
     let w = a.pos(0);
     let s = w.seq();
     let g = a.pos(1).group();
-    if s.puzzle.def.name != g.puzzle.def.name {
+    if !s.puzzle.same(&g.puzzle) {
         return Err(Diag::new(
             w.span,
             format!(
@@ -174,7 +174,7 @@ pub fn is_kind(ctx: &mut Ctx, a: &Args, want: Option<Kind>) -> EvalResult<Value>
 /// The word and group of a check by cosets, which walks from the solved position.
 fn by_cosets_args(a: &Args) -> EvalResult<(&SeqVal, &GroupVal)> {
     let (s, g) = (a.pos(0).seq(), a.pos(1).group());
-    if s.puzzle.def.name != g.puzzle.def.name {
+    if !s.puzzle.same(&g.puzzle) {
         return Err(Diag::new(
             a.pos(0).span,
             format!(
@@ -254,6 +254,20 @@ fn gen_letters(g: &GroupVal, span: Span) -> EvalResult<Vec<u32>> {
 /// abelian group. With a group, its generators are taken in order and each gets the
 /// radix it adds to the group (a generator that adds nothing is skipped: Lights Out's
 /// 25 buttons give 23 digits).
+/// The names of two of these letters that do not commute, if any.
+fn non_commuting(p: &PuzzleCtx, letters: &[u32]) -> Option<(String, String)> {
+    for (i, &x) in letters.iter().enumerate() {
+        for &y in &letters[i + 1..] {
+            let (px, py) = (&p.alphabet.perms[x as usize], &p.alphabet.perms[y as usize]);
+            if px.then(py) != py.then(px) {
+                let name = |l: u32| p.alphabet.names[l as usize].clone();
+                return Some((name(x), name(y)));
+            }
+        }
+    }
+    None
+}
+
 pub fn gray(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let e = a.pos(0);
     let cycle = a.flag("cycle");
@@ -261,22 +275,14 @@ pub fn gray(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         Value::Group(g) => {
             let letters = gen_letters(g, e.span)?;
             let p = g.puzzle.clone();
-            for (i, &x) in letters.iter().enumerate() {
-                for &y in &letters[i + 1..] {
-                    let (px, py) = (&p.alphabet.perms[x as usize], &p.alphabet.perms[y as usize]);
-                    if px.then(py) != py.then(px) {
-                        return Err(Diag::new(
-                            e.span,
-                            format!(
-                                "{} is not abelian: {} and {} do not commute",
-                                g.text, p.alphabet.names[x as usize], p.alphabet.names[y as usize]
-                            ),
-                        )
-                        .with_help(
-                            "Gray codes need moves that commute; use hamilton(G) for other groups",
-                        ));
-                    }
-                }
+            if let Some((x, y)) = non_commuting(&p, &letters) {
+                return Err(Diag::new(
+                    e.span,
+                    format!("{} is not abelian: {x} and {y} do not commute", g.text),
+                )
+                .with_help(
+                    "Gray codes need moves that commute; use hamilton(G) for other groups",
+                ));
             }
             let mut digits = Vec::new();
             let mut prefix: Vec<Word> = Vec::new();
@@ -327,6 +333,18 @@ pub fn gray(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
                     radix: r as u64,
                 });
             }
+            let letters: Vec<u32> = digits.iter().map(|d| d.letter).collect();
+            if let Some((x, y)) = non_commuting(&p, &letters) {
+                return Err(Diag::new(
+                    e.span,
+                    format!(
+                        "these radices take the first {} generators of `{}`, and {x} and {y} do not commute",
+                        digits.len(),
+                        p.def.name
+                    ),
+                )
+                .with_help("Gray codes need moves that commute; use hamilton(G) for other groups"));
+            }
             (p, digits)
         }
         _ => unreachable!("checked kind: a group or a list"),
@@ -348,10 +366,28 @@ pub fn gray(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
 }
 
 /// `plain_changes(G)`: the bell-ringing cycle, G's generators being the adjacent swaps in order.
+/// The largest row `plain_changes` builds.
+const MAX_PLAIN_PIECES: u32 = 13;
+
 pub fn plain_changes(_: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let g = a.pos(0).group();
     let letters = gen_letters(g, a.span)?;
     swaps_in_a_row(g, &letters, a.pos(0).span)?;
+    // Building the word takes time growing with the factorial (about 4 s for 13 pieces),
+    // and the engine does not poll Ctrl-C: refuse larger rows up front.
+    let pieces = letters.len() as u32 + 1;
+    if pieces > MAX_PLAIN_PIECES {
+        let steps = |n: u32| (1..=n as u128).product::<u128>();
+        return Err(Diag::new(
+            a.pos(0).span,
+            format!(
+                "plain changes of {pieces} pieces would have {pieces}! = {} steps; at most {MAX_PLAIN_PIECES} pieces ({MAX_PLAIN_PIECES}! = {} steps)",
+                steps(pieces),
+                steps(MAX_PLAIN_PIECES)
+            ),
+        )
+        .with_help("hamilton(G, chain: [..]) builds cycles along a chain of subgroups, far beyond memory"));
+    }
     let w = puz_hamilton::plain::plain_changes(&letters, &g.puzzle.alphabet);
     Ok(Value::Seq(SeqVal::new(g.puzzle.clone(), w)))
 }

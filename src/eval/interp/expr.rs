@@ -15,6 +15,10 @@ use num_traits::Zero;
 use puz_core::Word;
 use std::rc::Rc;
 
+/// The most bits a number computed by a power may have (a million decimal digits about 3
+/// times over; enough for any group order).
+const MAX_INT_BITS: u128 = 1 << 22;
+
 impl Interp {
     pub fn eval(&mut self, e: &Expr) -> EvalResult<Value> {
         self.ctl
@@ -69,7 +73,18 @@ impl Interp {
                 match self.eval(inner)? {
                     Value::Seq(s) => Ok(Value::Seq(SeqVal::new(s.puzzle, s.word.pow(*k)))),
                     Value::Pos(p, perm) => Ok(Value::Pos(p, perm.pow(*k))),
-                    Value::Int(i) if *k >= 0 => Ok(Value::Int(num_traits::pow(i, *k as usize))),
+                    Value::Int(i) if *k >= 0 => {
+                        // The bits of the result, bounded before computing it (2^1000000000
+                        // took minutes and ignored Ctrl-C).
+                        let bits = (i.bits().saturating_sub(1) as u128) * (*k as u128);
+                        if bits > MAX_INT_BITS {
+                            return Err(Diag::new(
+                                e.span,
+                                format!("this power would have about {bits} bits; numbers may have at most {MAX_INT_BITS}"),
+                            ));
+                        }
+                        Ok(Value::Int(num_traits::pow(i, *k as usize)))
+                    }
                     v => Err(Diag::new(
                         e.span,
                         format!("cannot take a power of {}", v.type_name()),
@@ -134,8 +149,30 @@ impl Interp {
             ExprKind::Braces(items) => {
                 let p = self.require_puzzle(e.span)?;
                 let mut words = Vec::new();
+                let mut perms: Vec<(puz_core::Perm, Span)> = Vec::new();
                 for it in items {
-                    words.push(self.seq_operand(&p, it)?);
+                    let w = self.seq_operand(&p, it)?;
+                    let perm = w.eval(&p.alphabet, p.def.degree());
+                    // One simultaneous twist is only meaningful for parts that commute.
+                    if let Some((_, other)) =
+                        perms.iter().find(|(q, _)| q.then(&perm) != perm.then(q))
+                    {
+                        let text = &self.source.text;
+                        let (a, b) = (
+                            text.get(other.start..other.end).unwrap_or("?"),
+                            text.get(it.span.start..it.span.end).unwrap_or("?"),
+                        );
+                        return Err(Diag::new(
+                            it.span,
+                            format!("`{b}` does not commute with `{a}`, so they are not one simultaneous twist"),
+                        )
+                        .with_related(*other, "this part")
+                        .with_help(
+                            "braces group moves that commute (`{U D'}`, one twist in atm); write the sequence without braces",
+                        ));
+                    }
+                    perms.push((perm, it.span));
+                    words.push(w);
                 }
                 Ok(Value::Seq(SeqVal::new(p, Word::seq(words))))
             }
@@ -379,13 +416,20 @@ impl Interp {
     ) -> EvalResult<Word> {
         match v {
             Value::Seq(s) => {
-                if !Rc::ptr_eq(&s.puzzle, p) && s.puzzle.def.name != p.def.name {
+                if !s.puzzle.same(p) {
                     return Err(Diag::new(
                         span,
-                        format!(
-                            "this sequence is on puzzle `{}`, not `{}`",
-                            s.puzzle.def.name, p.def.name
-                        ),
+                        if s.puzzle.def.name == p.def.name {
+                            format!(
+                                "this sequence is on an earlier puzzle `{}`, defined anew since",
+                                p.def.name
+                            )
+                        } else {
+                            format!(
+                                "this sequence is on puzzle `{}`, not `{}`",
+                                s.puzzle.def.name, p.def.name
+                            )
+                        },
                     ));
                 }
                 Ok(s.word)

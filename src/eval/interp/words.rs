@@ -190,6 +190,16 @@ impl Interp {
             Some(Binding {
                 value: Value::Seq(s),
                 ..
+            }) if !s.puzzle.same(p) => Err(Diag::new(
+                span,
+                format!(
+                    "`{}` is a sequence on puzzle `{}`, not `{}`",
+                    piece.name, s.puzzle.def.name, p.def.name
+                ),
+            )),
+            Some(Binding {
+                value: Value::Seq(s),
+                ..
             }) => Ok(s.word.clone().pow(power as i64)),
             _ => unreachable!("split pieces are names"),
         }

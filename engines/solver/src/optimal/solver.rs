@@ -62,6 +62,13 @@ fn puzzle_key(puzzle: &Puzzle) -> u64 {
 
 /// The puzzle as byte states, and the metric's letters acting on them.
 fn model_and_actions(puzzle: &Puzzle, metric: &Metric) -> Result<(Model, Vec<Action>), SolveError> {
+    // A pattern ranks its pieces' locations with a 64-bit mask of the locations used.
+    if let Some(o) = puzzle.orbits.iter().find(|o| o.size > MAX_PATTERN_ORBIT) {
+        return invalid(format!(
+            "orbit `{}` has {} locations; optimal's pattern tables handle orbits of at most {MAX_PATTERN_ORBIT}",
+            o.name, o.size
+        ));
+    }
     let model = Model::new(puzzle)?;
     let mut actions = Vec::new();
     for p in &metric.alphabet.perms {
@@ -93,6 +100,9 @@ pub struct TablePlan {
     pub to_build: u64,
     pub cache: Option<PathBuf>,
 }
+
+/// The most locations an orbit may have for pattern tables.
+const MAX_PATTERN_ORBIT: usize = 64;
 
 impl Solver {
     /// The tables [`Solver::new`] would use with these options, and which must be built,
