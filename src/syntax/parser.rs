@@ -365,11 +365,29 @@ fn build_expr(p: Pair<Rule>) -> Result<Expr, Diag> {
         Rule::expr | Rule::expr_ml => {
             let mut operands = Vec::new();
             let mut ops = Vec::new();
+            let mut negate: Option<Span> = None;
             for q in p.into_inner() {
-                if q.as_rule() == Rule::binop {
-                    ops.push(binop(&q));
-                } else {
-                    operands.push(build_expr(q)?);
+                match q.as_rule() {
+                    Rule::binop => ops.push(binop(&q)),
+                    Rule::neg => negate = Some(span(&q)),
+                    _ => {
+                        let e = build_expr(q)?;
+                        // `-x` is `0 - x`, binding tighter than any operator.
+                        operands.push(match negate.take() {
+                            Some(at) => Expr {
+                                span: at.to(e.span),
+                                kind: ExprKind::Binary {
+                                    op: BinOp::Sub,
+                                    lhs: Box::new(Expr {
+                                        kind: ExprKind::Int(BigUint::from(0u32)),
+                                        span: at,
+                                    }),
+                                    rhs: Box::new(e),
+                                },
+                            },
+                            None => e,
+                        });
+                    }
                 }
             }
             Ok(fold(operands, ops))
