@@ -20,22 +20,11 @@ N=${N:-3}
 MOVES=${MOVES:-16}
 SEED=${SEED:-1}
 TIMEOUT=${TIMEOUT:-900}
-TWSEARCH_GIT=${TWSEARCH_GIT:-/work/.mirror/rokicki+twsearch/repo}
 export RAYON_NUM_THREADS=$THREADS
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-TW=$HERE/.twsearch
-if [ ! -x "$TW/build/bin/twsearch" ]; then
-  mkdir -p "$TW"
-  if [ -n "${TWSEARCH_SRC:-}" ]; then
-    cp -r "$TWSEARCH_SRC"/. "$TW"
-  else
-    git -C "$TWSEARCH_GIT" archive HEAD | tar -x -C "$TW"
-  fi
-  make -C "$TW" build > "$TW/build.log" 2>&1
-fi
-TWS=$TW/build/bin/twsearch
+. "$ROOT/benches/twsearch_build.sh"
 (cd "$HERE/bench" && cargo build --release -q)
 B=$CARGO_TARGET_DIR/release/puz-solver-bench
 

@@ -110,6 +110,18 @@ fn net_picture(p: &PuzzleCtx, g: &pieces::Geometry, perm: &Perm) -> Picture {
     }
 }
 
+/// The polygon with each point moved the fraction `t` of the way to its centre: a
+/// sticker drawn smaller than its cell, so the face behind shows as a border.
+pub fn shrink(poly: &[Pt], t: f64) -> Vec<Pt> {
+    let k = poly.len() as f64;
+    let c = poly
+        .iter()
+        .fold((0.0, 0.0), |a, p| (a.0 + p.0 / k, a.1 + p.1 / k));
+    poly.iter()
+        .map(|p| (p.0 + (c.0 - p.0) * t, p.1 + (c.1 - p.1) * t))
+        .collect()
+}
+
 /// A colour for piece `i` of `n`, spread around the colour wheel.
 pub fn hue(i: usize, n: usize) -> String {
     let h = i as f64 / n.max(1) as f64 * 360.0;

@@ -21,18 +21,6 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// Moves each point a fraction of the way to the polygon's centre, so that the black
-/// face behind shows as a border.
-fn inset(poly: &[Pt], t: f64) -> Vec<Pt> {
-    let k = poly.len() as f64;
-    let c = poly
-        .iter()
-        .fold((0.0, 0.0), |a, p| (a.0 + p.0 / k, a.1 + p.1 / k));
-    poly.iter()
-        .map(|p| (p.0 + (c.0 - p.0) * t, p.1 + (c.1 - p.1) * t))
-        .collect()
-}
-
 pub fn picture(pic: &Picture, title: &str) -> String {
     let margin = 12.0;
     let (x0, y0, x1, y1) = pic.bounds();
@@ -72,7 +60,7 @@ pub fn picture(pic: &Picture, title: &str) -> String {
     }
     for sh in &pic.shapes {
         let poly = if pic.net {
-            inset(&sh.poly, 0.08)
+            super::shrink(&sh.poly, 0.08)
         } else {
             sh.poly.clone()
         };

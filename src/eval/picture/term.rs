@@ -21,16 +21,6 @@ fn inside(poly: &[Pt], x: f64, y: f64) -> bool {
     c
 }
 
-fn shrink(poly: &[Pt], t: f64) -> Vec<Pt> {
-    let k = poly.len() as f64;
-    let c = poly
-        .iter()
-        .fold((0.0, 0.0), |a, p| (a.0 + p.0 / k, a.1 + p.1 / k));
-    poly.iter()
-        .map(|p| (p.0 + (c.0 - p.0) * t, p.1 + (c.1 - p.1) * t))
-        .collect()
-}
-
 pub fn render(pic: &Picture, columns: Option<usize>) -> String {
     if pic.net {
         raster(pic, columns)
@@ -48,7 +38,7 @@ fn raster(pic: &Picture, columns: Option<usize>) -> String {
     let polys: Vec<(Vec<Pt>, (u8, u8, u8))> = pic
         .shapes
         .iter()
-        .map(|s| (shrink(&s.poly, 0.25), rgb(&s.fill)))
+        .map(|s| (super::shrink(&s.poly, 0.25), rgb(&s.fill)))
         .collect();
     let colour_at = |px: usize, py: usize| {
         let x = x0 + (px as f64 + 0.5) / per_unit;
