@@ -193,6 +193,8 @@ pub enum ExprKind {
     Seq(Vec<Expr>),
     /// `X3`, `X^3`, `X^-1` on a bracketed term.
     Power(Box<Expr>, i64),
+    /// `X^n`, `X^-n`: the power is a bound integer (the name, and true for `-`).
+    PowerBy(Box<Expr>, Ident, bool),
     /// `X'`.
     Prime(Box<Expr>),
     Call {

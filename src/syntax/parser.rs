@@ -90,6 +90,10 @@ fn shift(e: &mut Expr, offset: usize) {
         | ExprKind::Braces(v)
         | ExprKind::Bracket { items: v, .. } => v.iter_mut().for_each(|x| shift(x, offset)),
         ExprKind::Power(x, _) | ExprKind::Prime(x) => shift(x, offset),
+        ExprKind::PowerBy(x, name, _) => {
+            name.span = Span::new(name.span.start + offset, name.span.end + offset);
+            shift(x, offset)
+        }
         ExprKind::Call { name, args } => {
             name.span = Span::new(name.span.start + offset, name.span.end + offset);
             for a in args {
@@ -461,6 +465,28 @@ fn build_term(p: Pair<Rule>) -> Result<Expr, Diag> {
                 kind: ExprKind::Prime(Box::new(e)),
                 span: sp,
             },
+            _ if q
+                .as_str()
+                .trim_start_matches(['^', '-'])
+                .starts_with(|c: char| !c.is_ascii_digit()) =>
+            {
+                let text = q.as_str().trim_start_matches('^');
+                let negative = text.starts_with('-');
+                let name = text.trim_start_matches('-');
+                let at = span(&q);
+                let name_span = Span::new(at.end - name.len(), at.end);
+                Expr {
+                    kind: ExprKind::PowerBy(
+                        Box::new(e),
+                        Ident {
+                            name: name.to_string(),
+                            span: name_span,
+                        },
+                        negative,
+                    ),
+                    span: sp,
+                }
+            }
             _ => {
                 let digits = q.as_str().trim_start_matches('^');
                 let k = digits.parse::<i64>().map_err(|_| {

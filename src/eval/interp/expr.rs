@@ -91,6 +91,35 @@ impl Interp {
                     )),
                 }
             }
+            ExprKind::PowerBy(inner, name, negative) => {
+                let k = match self.eval(&Expr {
+                    kind: ExprKind::Word(name.name.clone()),
+                    span: name.span,
+                })? {
+                    Value::Int(i) => i64::try_from(&i).map_err(|_| {
+                        Diag::new(
+                            name.span,
+                            format!("the power `{}` = {i} is too large", name.name),
+                        )
+                    })?,
+                    v => {
+                        return Err(Diag::new(
+                            name.span,
+                            format!(
+                                "a power must be an integer; `{}` is {}",
+                                name.name,
+                                v.type_name()
+                            ),
+                        )
+                        .with_help("bind a number first: `let n = 3`, then `(R U)^n`"))
+                    }
+                };
+                let k = if *negative { -k } else { k };
+                self.eval(&Expr {
+                    kind: ExprKind::Power(inner.clone(), k),
+                    span: e.span,
+                })
+            }
             ExprKind::Prime(inner) => {
                 if let ExprKind::Word(name) = &inner.kind {
                     if let Some(v) = self.split_postfix(name, inner.span, |w| w.inverse())? {
