@@ -439,8 +439,35 @@ impl Families {
             }
             x
         }
+        // What each letter moves, as a bitset: letters moving disjoint points commute, and
+        // their product can be a letter only if some letter moves exactly the union (on
+        // puzzles of many small moves, rows and Lights Out, most pairs are disjoint).
+        let words = degree.div_ceil(64).max(1);
+        let supports: Vec<Vec<u64>> = perms
+            .iter()
+            .map(|p| {
+                let mut s = vec![0u64; words];
+                for i in (0..p.degree()).filter(|&i| p.image(i) != i) {
+                    s[i / 64] |= 1 << (i % 64);
+                }
+                s
+            })
+            .collect();
+        let letter_supports: std::collections::HashSet<&Vec<u64>> = supports.iter().collect();
         for a in 0..n {
             for b in 0..a {
+                let (sa, sb) = (&supports[a], &supports[b]);
+                if sa.iter().zip(sb).all(|(x, y)| x & y == 0) {
+                    // Not the identity, and b is no power of a: only the product can join them.
+                    let union: Vec<u64> = sa.iter().zip(sb).map(|(x, y)| x | y).collect();
+                    if letter_supports.contains(&union)
+                        && index.contains_key(&perms[a].then(&perms[b]))
+                    {
+                        let (ra, rb) = (find(&mut uf, a), find(&mut uf, b));
+                        uf[ra] = rb;
+                    }
+                    continue;
+                }
                 if !comm(a, b) {
                     continue;
                 }
