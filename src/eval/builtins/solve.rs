@@ -8,7 +8,7 @@ use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
 use crate::eval::value::{DistanceTable, GroupVal, MetricSpec, SeqVal, Value};
 use num_bigint::BigInt;
 use puz_core::control::human_bytes;
-use puz_core::Word;
+use puz_core::{Control, Perm, Word};
 use puz_solver::optimal::{without_tables, DEFAULT_MAX_BUDGET};
 use puz_solver::{DistanceOptions, Metric, OptimalOptions, Solver, TablePlan};
 use serde_json::Value as J;
@@ -216,6 +216,7 @@ pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let r = match without_tables(&m, &pos, opts.all) {
         Some(r) => r,
         None => {
+            reachable(&p, &m, &pos, ctl, a)?;
             let plan = Solver::table_plan(&p.def, &m, &opts, ctl).map_err(fail)?;
             if plan.to_build > 0 {
                 ctl.progress(&announce(&plan));
@@ -293,4 +294,30 @@ pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
             .next()
             .unwrap_or(Value::Seq(SeqVal::new(p.clone(), Word::empty()))))
     }
+}
+
+/// Refuses a position the metric's letters cannot reach (Schreier-Sims on them): the
+/// search would run to its cost limit (`optimal(M)` with face turns only).
+fn reachable(p: &PuzzleCtx, m: &Metric, pos: &Perm, ctl: &Control, a: &Args) -> EvalResult<()> {
+    let all: Vec<u32> = (0..m.alphabet.len() as u32).collect();
+    let reach = puz_group::Group::new(
+        p.def.degree(),
+        &m.alphabet,
+        &all,
+        &puz_group::ChainOptions::default(),
+        ctl,
+    )
+    .map_err(|e| Diag::new(a.span, e.to_string()))?;
+    if reach.contains(pos) {
+        return Ok(());
+    }
+    Err(Diag::new(
+        a.pos(0).span,
+        format!(
+            "this position cannot be reached with the moves of {} ({} generators)",
+            m.name,
+            m.alphabet.len()
+        ),
+    )
+    .with_help("a slice or a rotation moves what face turns cannot (the 3x3x3's centres): give a metric with those moves (`metric: stm`), or a position of the group"))
 }
