@@ -21,19 +21,28 @@ struct Entry {
     table: bool,
 }
 
-fn entries(dir: &Path) -> std::io::Result<Vec<Entry>> {
-    let mut out = Vec::new();
+/// The solver's files in the folder (`pdb-…`: tables, partial writes, locks and
+/// descriptions) with their names; none when the folder does not exist.
+fn solver_files(dir: &Path) -> std::io::Result<Vec<(String, std::fs::DirEntry)>> {
     let rd = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
         Err(e) => return Err(e),
     };
+    let mut out = Vec::new();
     for e in rd {
         let e = e?;
         let name = e.file_name().to_string_lossy().to_string();
-        if !name.starts_with(FILE_PREFIX) {
-            continue;
+        if name.starts_with(FILE_PREFIX) {
+            out.push((name, e));
         }
+    }
+    Ok(out)
+}
+
+fn entries(dir: &Path) -> std::io::Result<Vec<Entry>> {
+    let mut out = Vec::new();
+    for (name, e) in solver_files(dir)? {
         let meta = e.metadata()?;
         let (what, table) = if name.contains(TEMP_MARK) {
             ("partial: a write that did not finish".to_string(), false)
@@ -92,19 +101,10 @@ pub fn list(dir: &Path) -> std::io::Result<String> {
 pub fn clear(dir: &Path) -> std::io::Result<String> {
     let mut freed = 0u64;
     let mut n = 0usize;
-    let rd = match std::fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(format!("{}: nothing cached\n", dir.display()))
-        }
-        Err(e) => return Err(e),
-    };
-    for e in rd {
-        let e = e?;
-        let name = e.file_name().to_string_lossy().to_string();
-        if !name.starts_with(FILE_PREFIX) {
-            continue;
-        }
+    if !dir.exists() {
+        return Ok(format!("{}: nothing cached\n", dir.display()));
+    }
+    for (name, e) in solver_files(dir)? {
         let bytes = e.metadata().map_or(0, |m| m.len());
         std::fs::remove_file(e.path())?;
         if name.ends_with(FILE_SUFFIX) || name.contains(TEMP_MARK) {

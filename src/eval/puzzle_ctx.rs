@@ -117,6 +117,17 @@ impl PuzzleCtx {
                 && self.alphabet.perms == other.alphabet.perms)
     }
 
+    /// Move `mi` to the power `power` as a word: one letter, a repeated letter for long
+    /// powers, or the empty word.
+    pub fn power_word(&self, mi: usize, power: i64) -> puz_core::Word {
+        use puz_core::Word;
+        match self.letter(mi, power) {
+            LetterFor::Letter(l) => Word::Letter(l),
+            LetterFor::Identity => Word::empty(),
+            LetterFor::Repeat(l, n) => Word::Letter(l).pow(n),
+        }
+    }
+
     pub fn move_index(&self, name: &str) -> Option<usize> {
         self.def.move_index(name)
     }

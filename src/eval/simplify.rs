@@ -3,7 +3,7 @@
 //! (`U D U'` is `D`), and a word with no effect is `()`, so the printed answer reads as
 //! a cuber would write it.
 
-use super::puzzle_ctx::{LetterFor, PuzzleCtx};
+use super::puzzle_ctx::PuzzleCtx;
 use puz_core::Word;
 
 /// Longest word (in letters) that is flattened and tidied; longer ones print as built.
@@ -62,11 +62,8 @@ pub fn simplify(p: &PuzzleCtx, w: &Word) -> Word {
     }
     Word::seq(
         out.into_iter()
-            .filter_map(|(mi, k)| match p.letter(mi, k) {
-                LetterFor::Identity => None,
-                LetterFor::Letter(l) => Some(Word::Letter(l)),
-                LetterFor::Repeat(l, n) => Some(Word::Letter(l).pow(n)),
-            })
+            .map(|(mi, k)| p.power_word(mi, k))
+            .filter(|w| !w.is_empty())
             .collect(),
     )
 }

@@ -313,11 +313,7 @@ fn token_word(p: &PuzzleCtx, token: &str) -> Option<Word> {
         if k == last && primes % 2 == 1 {
             power = -power;
         }
-        words.push(match p.letter(mi, power) {
-            LetterFor::Letter(l) => Word::Letter(l),
-            LetterFor::Identity => Word::empty(),
-            LetterFor::Repeat(l, n) => Word::Letter(l).pow(n),
-        });
+        words.push(p.power_word(mi, power));
     }
     Some(Word::seq(words))
 }

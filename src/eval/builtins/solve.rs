@@ -4,7 +4,7 @@
 use super::spec::{Args, Ctx};
 use crate::diag::{Diag, EvalResult};
 use crate::eval::metrics::{gen_names, group_moves, resolve};
-use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
+use crate::eval::puzzle_ctx::PuzzleCtx;
 use crate::eval::value::{DistanceTable, GroupVal, MetricSpec, SeqVal, Value};
 use num_bigint::BigInt;
 use puz_core::control::human_bytes;
@@ -152,11 +152,7 @@ pub fn distance_counts(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
 fn letter_word(p: &PuzzleCtx, spelling: &[(usize, i64)]) -> Word {
     let items: Vec<Word> = spelling
         .iter()
-        .map(|&(mi, k)| match p.letter(mi, k) {
-            LetterFor::Letter(l) => Word::Letter(l),
-            LetterFor::Identity => Word::empty(),
-            LetterFor::Repeat(l, n) => Word::Letter(l).pow(n),
-        })
+        .map(|&(mi, k)| p.power_word(mi, k))
         .collect();
     if items.len() == 1 {
         items.into_iter().next().unwrap()

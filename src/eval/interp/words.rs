@@ -180,11 +180,7 @@ impl Interp {
         let power = piece.power.unwrap_or(1);
         if let Some(mi) = p.move_index(&piece.name) {
             let pw = i64::try_from(power).map_err(|_| Diag::new(span, "power too large"))?;
-            return Ok(match p.letter(mi, pw) {
-                LetterFor::Letter(l) => Word::Letter(l),
-                LetterFor::Identity => Word::empty(),
-                LetterFor::Repeat(l, k) => Word::Letter(l).pow(k),
-            });
+            return Ok(p.power_word(mi, pw));
         }
         match self.vars.get(&piece.name) {
             Some(Binding {

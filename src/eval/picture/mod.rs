@@ -62,14 +62,6 @@ pub fn picture(p: &PuzzleCtx, perm: &Perm) -> Picture {
     }
 }
 
-/// For each sticker of the net (in the order of `Picture::shapes`): the face whose
-/// colour it shows, by name; `None` for puzzles drawn as diagrams.
-pub fn sticker_faces(p: &PuzzleCtx, perm: &Perm) -> Option<Vec<(String, String)>> {
-    let g = pieces::geometry(p)?;
-    let pic = net_picture(p, &g, perm);
-    Some(pic.shapes.into_iter().map(|s| (s.id, s.name)).collect())
-}
-
 fn net_picture(p: &PuzzleCtx, g: &pieces::Geometry, perm: &Perm) -> Picture {
     let n = net::net(g);
     let states = p.def.orbit_states(perm);
