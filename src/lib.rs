@@ -28,6 +28,13 @@ pub fn run_to_string(name: &str, text: &str) -> (String, Option<String>) {
     (out, r.err().map(|d| d.render(false)))
 }
 
+/// Parses a script without running it (for scripts too long to run in the tests).
+pub fn parse_only(text: &str) -> Result<(), String> {
+    syntax::parser::parse_file(text)
+        .map(|_| ())
+        .map_err(|d| d.render(false))
+}
+
 /// A cloneable in-memory writer.
 #[derive(Clone, Default)]
 pub struct SharedBuf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);

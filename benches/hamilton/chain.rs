@@ -71,6 +71,8 @@ fn walk_pieces(w: &Word, a: &Alphabet, g: &Group, pieces: usize, len: u128, seed
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let ring = args.first().map(|s| s.as_str()) == Some("ring");
+    // `full`: the whole cube, the F level joining 2,048 cosets of <U,R,D,L> by gadgets.
+    let full = args.first().map(|s| s.as_str()) == Some("full");
     // `effect TEXT ROTATIONS`: also a Hamilton path of <U,R,D,L> with that effect.
     let effect: Option<(String, usize)> = (args.first().map(|s| s.as_str()) == Some("effect"))
         .then(|| {
@@ -178,5 +180,101 @@ fn main() {
             path = w;
         }
     }
+    if full {
+        f_level(&a, &sub, &gs, &orders, &cycles, &ctl);
+    }
     let _ = Perm::identity(n);
+}
+
+/// Norskog's last level: Hamilton paths of `<U,R,D,L>` with the effects of `R`, `R'`,
+/// `U`, `U'` (from its cycle), `R'U'R` and `R'URU'R` (rotations of the `<U,R>` cycle,
+/// carried up) and their inverses; gadgets of 3 and 5 cosets found by the search; the
+/// 2,048 cosets joined.
+fn f_level(
+    a: &Alphabet,
+    sub: &Alphabet,
+    gs: &[Group],
+    orders: &[u128],
+    cycles: &[Word],
+    ctl: &Control,
+) {
+    use puz_hamilton::chain::joins;
+    use puz_hamilton::chain::measure::inverse;
+    let n = a.perms[0].degree();
+    let t0 = Instant::now();
+    let moves = ["U", "R", "D", "L", "F"];
+    let mut m = Measure::new(a, n);
+    let mut paths = Vec::new();
+    for l in ["R", "R'", "U", "U'"] {
+        paths.push(m.path_with_effect(&cycles[3], letter(a, l)).unwrap());
+    }
+    for (text, rotations) in [("R' U' R", 2), ("R' U R U' R", 4)] {
+        let t = Instant::now();
+        let e = puz_testkit::parse(a, text, &[]).eval(a, n);
+        let mut path =
+            puz_hamilton::chain::posa::rotated_path(sub, &cycles[1], &gs[1], &e, rotations, ctl)
+                .unwrap()
+                .expect("rotations give the effect");
+        for k in 2..4 {
+            let below = Keys(CosetKeys::new(&gs[k - 1], Some(&gs[k]), ctl).unwrap());
+            let opts = SpliceOptions {
+                path: Some(path.clone()),
+                ..Default::default()
+            };
+            let d = letter(a, moves[k]);
+            let (w, _) =
+                commuting_level(a, &cycles[k - 1], &below, orders[k], d, &opts, ctl).unwrap();
+            path = w;
+        }
+        let mut m = Measure::new(a, n);
+        assert!(m.product(&path) == e && m.len(&path) + 1 == orders[3]);
+        println!(
+            "{text}: Hamilton path of <U,R,D,L> in {:.2?}; peak {}",
+            t.elapsed(),
+            peak_rss()
+        );
+        paths.push(path.clone());
+        paths.push(inverse(path));
+    }
+    let effects: Vec<Perm> = paths.iter().map(|w| m.product(w)).collect();
+    let f = letter(a, "F");
+    let hosts = [letter(a, "R"), letter(a, "R'")];
+    let mut gadgets = joins::find_gadgets(a, &hosts, f, &effects, 3);
+    gadgets.extend(joins::find_gadgets(a, &hosts, f, &effects, 5));
+    println!("{} gadgets", gadgets.len());
+    let t = Instant::now();
+    let below = Keys(CosetKeys::new(&gs[3], Some(&gs[4]), ctl).unwrap());
+    let (w, stats) = joins::joining_level(
+        a,
+        &paths,
+        0,
+        &gadgets,
+        &below,
+        orders[4],
+        &Default::default(),
+        ctl,
+    )
+    .unwrap();
+    let built = t.elapsed();
+    let t = Instant::now();
+    let mut m = Measure::new(a, n);
+    let len = m.len(&w);
+    let id = m.product(&w).is_identity();
+    println!(
+        "level 4 (+F): joined in {built:.2?}: {stats:?}; length {len} (order {}), product identity {id}, measured in {:.2?}; depth {}, {:?} (nodes, items); F level total {:.2?}; peak {}",
+        orders[4],
+        t.elapsed(),
+        depth(&w),
+        census(&w),
+        t0.elapsed(),
+        peak_rss()
+    );
+    assert_eq!(len, orders[4]);
+    assert!(id);
+    let t = Instant::now();
+    walk_pieces(&w, a, &gs[4], 20, 200_000, 11);
+    println!(
+        "level 4: 20 random pieces of 200,000 letters walked in {:.2?}",
+        t.elapsed()
+    );
 }

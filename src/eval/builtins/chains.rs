@@ -245,13 +245,14 @@ pub fn hamilton_along(
                 at,
                 format!("{} must add exactly one move to {} (it adds {})", hk.text, below.text, new.len()),
             )
-            .with_help("each group of the chain adds one move, which commutes with a move of the group below (as D with U)"));
+            .with_help("each group of the chain adds one move: one that commutes with a move of the group below (as D with U), or the 3x3x3's F over <U, R, D, L>"));
         };
         adds.push(d);
     }
     let w1 = puz_hamilton::hamilton(&alpha1, &e1.group, ctx.ctl)
         .map_err(|e| Diag::new(span, e.to_string()))?;
     let mut word = balance(&map_letters(&w1, &|l| words[l as usize].clone()), FANOUT);
+    let mut cycles = vec![word.clone()];
     for k in 1..es.len() {
         let (hk, _) = &es[k];
         let below = &es[k - 1].0;
@@ -262,6 +263,31 @@ pub fn hamilton_along(
             lv[k].order / lv[k - 1].order.max(1),
             below.text
         ));
+        let dp = &p.alphabet.perms[d as usize];
+        let commutes = below.gens.iter().any(|w| match w {
+            Word::Letter(l) => {
+                let q = &p.alphabet.perms[*l as usize];
+                !q.is_identity() && q.then(dp) == dp.then(q)
+            }
+            _ => false,
+        });
+        if !commutes {
+            let keys: Vec<&dyn CosetKey> = lv[..k].iter().map(|l| l as &dyn CosetKey).collect();
+            let orders: Vec<u128> = lv[..k].iter().map(|l| l.order).collect();
+            let ctx_below = super::joins::Below {
+                bottom_alpha: &alpha1,
+                bottom_cycle: &w1,
+                bottom: &e1.group,
+                bottom_words: &words,
+                cycles: &cycles,
+                keys: &keys,
+                orders: &orders,
+                adds: &adds[..k - 1],
+            };
+            word = super::joins::join(ctx, &p.alphabet, &ctx_below, d, lv[k].order, span)?;
+            cycles.push(word.clone());
+            continue;
+        }
         let (w, _) = commuting_level(
             &p.alphabet,
             &word,
@@ -276,6 +302,7 @@ pub fn hamilton_along(
             e => Diag::new(span, format!("{}: {e}", hk.text)),
         })?;
         word = w;
+        cycles.push(word.clone());
     }
     let mut m = Measure::new(&p.alphabet, p.def.degree());
     let top = lv.last().unwrap().order;

@@ -10,6 +10,7 @@ mod chains;
 mod files;
 mod group;
 mod hamilton;
+mod joins;
 mod puzzles;
 mod solve;
 pub mod spec;

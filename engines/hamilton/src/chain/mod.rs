@@ -9,6 +9,8 @@
 //! - [`effect`]: Hamilton paths with a short word as effect (one exchange of two edges).
 //! - [`posa`]: Hamilton paths with longer effects by rotations (`R'URU'R`).
 //! - [`splice`]: a level where `d` commutes with a letter of `H_k` (coset tree of detours).
+//! - [`joins`]: a level where `d` commutes with nothing below (gadgets joining several
+//!   cosets at once: Norskog's `F` level).
 //! - [`keys`]: the set of cosets seen, by exact key.
 //!
 //! The group side comes in through [`CosetKey`] (exact coset keys), implemented with
@@ -16,6 +18,7 @@
 
 pub mod balance;
 pub mod effect;
+pub mod joins;
 pub mod keys;
 pub mod measure;
 pub mod posa;

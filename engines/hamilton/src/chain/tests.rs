@@ -298,3 +298,64 @@ fn effects_by_rotations() {
         assert_eq!(rep.kind, Kind::Path, "{text}");
     }
 }
+
+/// Hamilton paths of `<U,R>` on the 2x2x2 with the effects Norskog's gadgets need: the
+/// letters from the cycle, `R'U'R` and `R'URU'R` by rotations, and their inverses.
+fn cube2_effect_paths(a: &Alphabet, sub: &Alphabet, g: &Group, ctl: &Control) -> Vec<Word> {
+    let n = a.perms[0].degree();
+    let cycle = balance(&crate::hamilton(sub, g, ctl).unwrap(), 8);
+    let mut m = Measure::new(a, n);
+    let mut paths = Vec::new();
+    for l in ["R", "R'", "U", "U'"] {
+        paths.push(m.path_with_effect(&cycle, letter(a, l)).unwrap());
+    }
+    for (text, rot) in [("R' U' R", 2), ("R' U R U' R", 4)] {
+        let e = parse(a, text, &[]).eval(a, n);
+        let w = super::posa::rotated_path(sub, &cycle, g, &e, rot, ctl)
+            .unwrap()
+            .unwrap_or_else(|| panic!("no path with effect {text}"));
+        paths.push(w.clone());
+        paths.push(measure::inverse(w));
+    }
+    paths
+}
+
+/// The 2x2x2 `<U,R,F>` (126 cosets of `<U,R>`, `F` commuting with neither): gadgets of 3
+/// and 5 cosets found by the search, joined into a cycle that the walk accepts.
+#[test]
+fn joins_of_three_and_five_cosets() {
+    let ctl = Control::default();
+    let p = puz_testkit::cubies::cube2();
+    let a = alphabet(&p, &["U", "R", "F"]);
+    let n = p.degree();
+    let gs = groups(&a, &["U", "R", "F"], &ctl);
+    let sub = Alphabet::new(a.names[..4].to_vec(), a.perms[..4].to_vec()).unwrap();
+    let paths = cube2_effect_paths(&a, &sub, &gs[1], &ctl);
+    let mut m = Measure::new(&a, n);
+    let effects: Vec<Perm> = paths.iter().map(|w| m.product(w)).collect();
+    let f = letter(&a, "F");
+    let hosts = [letter(&a, "R"), letter(&a, "R'")];
+    let mut gadgets = joins::find_gadgets(&a, &hosts, f, &effects, 3);
+    let threes = gadgets.len();
+    assert!(threes > 0, "Norskog's identity is among them");
+    gadgets.extend(joins::find_gadgets(&a, &hosts, f, &effects, 5));
+    assert!(gadgets.len() > threes, "some gadgets of 5");
+    assert!(gadgets.iter().all(|g| g.holds(&a, &effects)));
+    let below = Keys(CosetKeys::new(&gs[1], Some(&gs[2]), &ctl).unwrap());
+    let (w, stats) = joins::joining_level(
+        &a,
+        &paths,
+        0,
+        &gadgets,
+        &below,
+        order(&gs[2]),
+        &Default::default(),
+        &ctl,
+    )
+    .unwrap();
+    assert_eq!(stats.cosets, 126);
+    // 125 = 5 + 3 * 40.
+    assert_eq!(stats.gadgets, vec![(3, 40), (5, 1)], "{stats:?}");
+    let r = EnumRanker::new(&a.perms);
+    assert_eq!(walk(&w, &a, &r), Kind::Cycle, "{stats:?}");
+}

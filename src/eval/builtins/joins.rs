@@ -1,0 +1,210 @@
+//! The level of `hamilton(G, chain: [...])` whose new move commutes with no move below
+//! (the 3x3x3's `F` over `<U, R, D, L>`): Hamilton paths of the group below with the
+//! effects that gadgets need (letters from its cycle; `x'y'x` and `x'yxy'x` by rotations
+//! of the bottom cycle, carried up the commuting levels), the gadgets found by
+//! puz-hamilton's search, and the cosets joined (puz-hamilton's `chain::joins`).
+
+use super::spec::{interrupted, Ctx};
+use crate::diag::{Diag, EvalResult};
+use crate::span::Span;
+use puz_core::{Alphabet, Perm, Ranker, Word};
+use puz_hamilton::chain::joins::{find_gadgets, joining_level, Gadget, JoinOptions};
+use puz_hamilton::chain::measure::inverse;
+use puz_hamilton::chain::posa::rotated_path;
+use puz_hamilton::chain::{commuting_level, ChainError, CosetKey, Measure, SpliceOptions};
+
+/// What the joining level needs from the chain below it.
+pub struct Below<'a> {
+    /// The bottom group's alphabet (its generators and their inverses), its Hamilton
+    /// cycle in those letters, and its ranker (for rotations).
+    pub bottom_alpha: &'a Alphabet,
+    pub bottom_cycle: &'a Word,
+    pub bottom: &'a dyn Ranker,
+    /// Each bottom letter as a word of the puzzle's alphabet.
+    pub bottom_words: &'a [Word],
+    /// The cycle of every level (puzzle letters), bottom first.
+    pub cycles: &'a [Word],
+    /// Keys of each level's cosets in the next, and the orders.
+    pub keys: &'a [&'a dyn CosetKey],
+    pub orders: &'a [u128],
+    /// The move each commuting level added.
+    pub adds: &'a [u32],
+}
+
+fn chain_err(span: Span, what: &str) -> impl Fn(ChainError) -> Diag + '_ {
+    move |e| match e {
+        ChainError::Interrupt(i) => interrupted(span)(i),
+        e => Diag::new(span, format!("{what}: {e}")),
+    }
+}
+
+/// A Hamilton cycle of `<H, d>` (of order `order`), `H` the top of `below`.
+pub fn join(
+    ctx: &mut Ctx,
+    alpha: &Alphabet,
+    below: &Below,
+    d: u32,
+    order: u128,
+    span: Span,
+) -> EvalResult<Word> {
+    let n = alpha.perms[0].degree();
+    let sub = below.bottom_alpha;
+    let top = below.cycles.last().expect("a level below");
+    let mut m = Measure::new(alpha, n);
+    let to_full =
+        |w: &Word| super::walks::map_letters(w, &|l| below.bottom_words[l as usize].clone());
+    let commute = |a: &Perm, b: &Perm| a.then(b) == b.then(a);
+    // Two bottom letters that do not commute: `x` hosts the gadgets, `y` shapes them.
+    let pairs: Vec<(u32, u32)> = (0..sub.len() as u32)
+        .flat_map(|x| (0..sub.len() as u32).map(move |y| (x, y)))
+        .filter(|&(x, y)| {
+            x != y
+                && sub.inverse[x as usize] != y
+                && !commute(&sub.perms[x as usize], &sub.perms[y as usize])
+        })
+        .collect();
+    let index = order / below.orders.last().copied().unwrap_or(1).max(1);
+    for (x, y) in pairs {
+        let (xi, yi) = (sub.inverse[x as usize], sub.inverse[y as usize]);
+        let host = |l: u32| alpha.names.iter().position(|s| *s == sub.names[l as usize]);
+        let (Some(hx), Some(hxi), Some(hy), Some(hyi)) = (host(x), host(xi), host(y), host(yi))
+        else {
+            continue;
+        };
+        let (hx, hxi, hy, hyi) = (hx as u32, hxi as u32, hy as u32, hyi as u32);
+        let letters = [hx, hxi, hy, hyi];
+        let shapes: [Vec<u32>; 2] = [vec![xi, yi, x], vec![xi, y, x, yi, x]];
+        let mut effects: Vec<Perm> = letters
+            .iter()
+            .map(|&l| alpha.perms[l as usize].clone())
+            .collect();
+        for s in &shapes {
+            let e = s
+                .iter()
+                .fold(Perm::identity(n), |p, &l| p.then(&sub.perms[l as usize]));
+            effects.push(e.clone());
+            effects.push(e.inverse());
+        }
+        let hosts = [hx, hxi];
+        let mut gadgets: Vec<Gadget> = find_gadgets(alpha, &hosts, d, &effects, 3);
+        if index > 1 && (index - 1) % 3 != 0 {
+            gadgets.extend(find_gadgets(alpha, &hosts, d, &effects, 5));
+        }
+        if gadgets.is_empty() {
+            continue;
+        }
+        ctx.ctl.progress(&format!(
+            "joins: {} gadgets replacing {} (of 3 and 5 cosets)",
+            gadgets.len(),
+            alpha.names[hx as usize]
+        ));
+        // The paths: letters from the cycle below, shapes by rotations carried up.
+        let mut paths: Vec<Option<Word>> = vec![None; effects.len()];
+        for (i, &l) in letters.iter().enumerate() {
+            paths[i] = m.path_with_effect(top, l);
+        }
+        for (si, s) in shapes.iter().enumerate() {
+            if !gadgets.iter().any(|g| {
+                g.effects
+                    .iter()
+                    .any(|&e| e == 4 + 2 * si || e == 5 + 2 * si)
+            }) {
+                continue;
+            }
+            let text: Vec<&str> = s.iter().map(|&l| sub.names[l as usize].as_str()).collect();
+            ctx.ctl.progress(&format!(
+                "joins: a Hamilton path with the effect {}",
+                text.join(" ")
+            ));
+            let e = s
+                .iter()
+                .fold(Perm::identity(n), |p, &l| p.then(&sub.perms[l as usize]));
+            let mut found = None;
+            for rotations in [2, 3, 4] {
+                found = rotated_path(
+                    sub,
+                    below.bottom_cycle,
+                    below.bottom,
+                    &e,
+                    rotations,
+                    ctx.ctl,
+                )
+                .map_err(interrupted(span))?;
+                if found.is_some() {
+                    break;
+                }
+            }
+            let Some(p) = found else { continue };
+            let mut path = balance_full(&to_full(&p));
+            for k in 1..below.cycles.len() {
+                let opts = SpliceOptions {
+                    path: Some(path.clone()),
+                    ..Default::default()
+                };
+                let (w, _) = commuting_level(
+                    alpha,
+                    &below.cycles[k - 1],
+                    below.keys[k - 1],
+                    below.orders[k],
+                    below.adds[k - 1],
+                    &opts,
+                    ctx.ctl,
+                )
+                .map_err(chain_err(span, "carrying a path up the chain"))?;
+                path = w;
+            }
+            paths[4 + 2 * si] = Some(path.clone());
+            paths[5 + 2 * si] = Some(inverse(path));
+        }
+        // Gadgets whose paths all exist; the paths renumbered.
+        let have: Vec<usize> = (0..paths.len()).filter(|&i| paths[i].is_some()).collect();
+        let renum = |e: usize| have.iter().position(|&h| h == e);
+        let gadgets: Vec<Gadget> = gadgets
+            .into_iter()
+            .filter_map(|g| {
+                let effects: Option<Vec<usize>> = g.effects.iter().map(|&e| renum(e)).collect();
+                effects.map(|effects| Gadget { effects, ..g })
+            })
+            .collect();
+        let Some(root) = renum(0) else { continue };
+        if gadgets.is_empty() {
+            continue;
+        }
+        let words: Vec<Word> = have.iter().map(|&i| paths[i].clone().unwrap()).collect();
+        let (w, stats) = joining_level(
+            alpha,
+            &words,
+            root,
+            &gadgets,
+            *below.keys.last().expect("a level below"),
+            order,
+            &JoinOptions::default(),
+            ctx.ctl,
+        )
+        .map_err(chain_err(span, "joining the cosets"))?;
+        ctx.ctl.progress(&format!(
+            "joins: {} cosets by {} gadgets ({} placed by the exact cover)",
+            stats.cosets,
+            stats
+                .gadgets
+                .iter()
+                .map(|(s, c)| format!("{c} of {s}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            stats.covered
+        ));
+        return Ok(w);
+    }
+    Err(Diag::new(
+        span,
+        format!(
+            "no gadgets join the cosets of {} (a move of the group below must be replaceable by {} (paths) {}' ... )",
+            alpha.names[d as usize], alpha.names[d as usize], alpha.names[d as usize]
+        ),
+    )
+    .with_help("each group of the chain may add a move that commutes with one below, or one for which gadgets of 3 and 5 cosets exist (as F over <U, R, D, L>)"))
+}
+
+fn balance_full(w: &Word) -> Word {
+    puz_hamilton::chain::balance(w, puz_hamilton::chain::balance::FANOUT)
+}
