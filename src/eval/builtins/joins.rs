@@ -87,7 +87,7 @@ pub fn join(
         }
         let hosts = [hx, hxi];
         let mut gadgets: Vec<Gadget> = find_gadgets(alpha, &hosts, d, &effects, 3);
-        if index > 1 && (index - 1) % 3 != 0 {
+        if index > 1 && !(index - 1).is_multiple_of(3) {
             gadgets.extend(find_gadgets(alpha, &hosts, d, &effects, 5));
         }
         if gadgets.is_empty() {

@@ -20,127 +20,13 @@
 //! is none, the most recent greedy gadgets are given back and the cover tried again with
 //! more cosets, then with more splice indices.
 
+pub use super::gadgets::{find_gadgets, Gadget};
 use super::keys::Seen;
 use super::measure::{cat, Measure};
 use super::{ChainError, CosetKey};
 use puz_core::{Alphabet, Control, Perm, Word};
 use std::collections::HashMap;
 use std::time::Instant;
-
-/// `d_0 e_1 d_1 ... e_k d_k = host`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Gadget {
-    pub host: u32,
-    /// `k + 1` letters, each the new letter or its inverse.
-    pub connectors: Vec<u32>,
-    /// `k` indices into the list of effects (paths) given to the search.
-    pub effects: Vec<usize>,
-}
-
-impl Gadget {
-    /// The cosets it adds.
-    pub fn size(&self) -> usize {
-        self.effects.len()
-    }
-
-    /// Whether the identity holds for these effects.
-    pub fn holds(&self, alpha: &Alphabet, effects: &[Perm]) -> bool {
-        let mut p = alpha.perms[self.connectors[0] as usize].clone();
-        for (e, c) in self.effects.iter().zip(&self.connectors[1..]) {
-            p = p.then(&effects[*e]).then(&alpha.perms[*c as usize]);
-        }
-        p == alpha.perms[self.host as usize]
-    }
-}
-
-/// Connectors and effect indices of half a gadget.
-type Half = (Vec<u32>, Vec<usize>);
-
-/// Gadgets of `k` cosets (`k >= 1`) over `effects`, for the hosts `hosts` and the new
-/// letter `d`: every identity `d_0 e_1 ... e_k d_k = v`, by meeting in the middle.
-pub fn find_gadgets(
-    alpha: &Alphabet,
-    hosts: &[u32],
-    d: u32,
-    effects: &[Perm],
-    k: usize,
-) -> Vec<Gadget> {
-    let conn = {
-        let di = alpha.inverse[d as usize];
-        if di == d {
-            vec![d]
-        } else {
-            vec![d, di]
-        }
-    };
-    // Left: d_0 e_1 d_1 ... e_h d_h; right: e_{h+1} d_{h+1} ... e_k d_k.
-    let h = k / 2;
-    let mut left: HashMap<Perm, Vec<Half>> = HashMap::new();
-    let mut halves = vec![(
-        alpha.perms[conn[0] as usize].clone(),
-        vec![conn[0]],
-        Vec::new(),
-    )];
-    if conn.len() == 2 {
-        halves.push((alpha.perms[conn[1] as usize].clone(), vec![conn[1]], vec![]));
-    }
-    for _ in 0..h {
-        let mut next = Vec::new();
-        for (p, cs, es) in &halves {
-            for (ei, e) in effects.iter().enumerate() {
-                for &c in &conn {
-                    let mut cs2 = cs.clone();
-                    cs2.push(c);
-                    let mut es2: Vec<usize> = es.clone();
-                    es2.push(ei);
-                    next.push((p.then(e).then(&alpha.perms[c as usize]), cs2, es2));
-                }
-            }
-        }
-        halves = next;
-    }
-    for (p, cs, es) in halves {
-        left.entry(p).or_default().push((cs, es));
-    }
-    let n = alpha.perms[d as usize].degree();
-    let mut right = vec![(Perm::identity(n), Vec::<u32>::new(), Vec::<usize>::new())];
-    for _ in h..k {
-        let mut next = Vec::new();
-        for (p, cs, es) in &right {
-            for (ei, e) in effects.iter().enumerate() {
-                for &c in &conn {
-                    let mut cs2 = cs.clone();
-                    cs2.push(c);
-                    let mut es2 = es.clone();
-                    es2.push(ei);
-                    next.push((p.then(e).then(&alpha.perms[c as usize]), cs2, es2));
-                }
-            }
-        }
-        right = next;
-    }
-    let mut out = Vec::new();
-    for (p, cs, es) in &right {
-        let pi = p.inverse();
-        for &v in hosts {
-            let want = alpha.perms[v as usize].then(&pi);
-            if let Some(ls) = left.get(&want) {
-                for (lc, le) in ls {
-                    let mut connectors = lc.clone();
-                    connectors.extend_from_slice(cs);
-                    let mut effs = le.clone();
-                    effs.extend_from_slice(es);
-                    out.push(Gadget {
-                        host: v,
-                        connectors,
-                        effects: effs,
-                    });
-                }
-            }
-        }
-    }
-    out
-}
 
 /// How to build a joining level.
 #[derive(Clone, Debug)]

@@ -9,6 +9,7 @@
 //! - [`effect`]: Hamilton paths with a short word as effect (one exchange of two edges).
 //! - [`posa`]: Hamilton paths with longer effects by rotations (`R'URU'R`).
 //! - [`splice`]: a level where `d` commutes with a letter of `H_k` (coset tree of detours).
+//! - [`gadgets`]: identities that join several cosets at once, and their search.
 //! - [`joins`]: a level where `d` commutes with nothing below (gadgets joining several
 //!   cosets at once: Norskog's `F` level).
 //! - [`keys`]: the set of cosets seen, by exact key.
@@ -18,6 +19,7 @@
 
 pub mod balance;
 pub mod effect;
+pub mod gadgets;
 pub mod joins;
 pub mod keys;
 pub mod measure;
