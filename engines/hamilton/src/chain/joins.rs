@@ -37,14 +37,20 @@ pub struct JoinOptions {
     pub max_points: usize,
     /// Steps of the exact-cover search per attempt.
     pub cover_steps: u64,
+    /// The most greedy gadgets given back at once for one exact cover.
+    pub give_back: usize,
+    /// The most cosets an exact cover is asked to cover.
+    pub cover_max: usize,
 }
 
 impl Default for JoinOptions {
     fn default() -> Self {
         JoinOptions {
-            points: 64,
+            points: 256,
             max_points: 1 << 14,
-            cover_steps: 2_000_000,
+            cover_steps: 200_000,
+            give_back: 64,
+            cover_max: 400,
         }
     }
 }
@@ -264,6 +270,9 @@ pub fn joining_level(
     let mut stats = JoinStats::default();
     let mut head = 0usize;
     let mut give_back = 0usize;
+    // Once the greedy pass is exhausted, new splice indices serve the exact cover only
+    // (the greedy pass would spend the cosets they reach one gadget at a time).
+    let mut endgame = false;
     loop {
         // Greedy, breadth-first; larger gadgets while their quota lasts.
         while head < tree.len() && seen.len() < index {
@@ -313,21 +322,27 @@ pub fn joining_level(
             .sum();
         // The last cosets by an exact cover with the smallest gadgets.
         if larger_left == 0 {
+            endgame = true;
             ctl.progress(&format!(
                 "joins: {} of {index} cosets greedily; exact cover of the rest",
                 seen.len()
             ));
-            if let Some(taken) = cover(
+            let reach = match cover(
                 alpha, &types, gadgets, small, &eff_refs, below, &tree, &seen, index, opts, ctl,
             )? {
-                stats.covered = taken.len() as u64;
-                for (j, s, g, cs) in taken {
-                    place(&mut tree, &mut seen, j, s, g, &gadgets[g], cs);
-                    *quota.get_mut(&small).unwrap() -= 1;
+                Ok(taken) => {
+                    stats.covered = taken.len() as u64;
+                    for (j, s, g, cs) in taken {
+                        place(&mut tree, &mut seen, j, s, g, &gadgets[g], cs);
+                        *quota.get_mut(&small).unwrap() -= 1;
+                    }
+                    break;
                 }
-                break;
-            }
-            // Give back the most recent greedy gadgets of the smallest size and try again.
+                Err(all_reached) => all_reached,
+            };
+            // No cover: give back the most recent greedy gadgets of the smallest size
+            // (more cosets left, and more candidates for each) and try again; past the
+            // bounds, more splice indices.
             let last_small = tree
                 .placed
                 .iter()
@@ -335,7 +350,11 @@ pub fn joining_level(
                 .map_or(0, |i| i + 1);
             let can = tree.placed.len() - last_small;
             give_back = (give_back * 2).max(8);
-            if give_back <= can && give_back <= 512 {
+            let left = index - seen.len();
+            if !reach {
+                ctl.progress("joins: some cosets left are reached by no candidate");
+            }
+            if give_back <= can && give_back <= opts.give_back && left + small * give_back <= opts.cover_max {
                 let keep = tree.placed.len() - give_back;
                 let cut = tree.placed[keep].first as usize;
                 // Later gadgets are placed on later or the same hosts: cut whole gadgets,
@@ -368,7 +387,7 @@ pub fn joining_level(
             seen.len(),
             types[0].points.len()
         ));
-        head = 0;
+        head = if endgame { tree.len() } else { 0 };
     }
     assert_eq!(tree.len(), index, "every coset once, by the exact keys");
     stats.cosets = tree.len() as u64;
@@ -431,7 +450,7 @@ fn undo(tree: &mut Tree, seen: &mut Seen, keep: usize, n: usize) {
 type Candidate = (usize, usize, usize, Vec<(Perm, Vec<u16>)>);
 
 /// An exact cover of the unseen cosets by gadgets of size `small` placed on free splice
-/// indices of the tree's cosets, or `None`.
+/// indices of the tree's cosets; else whether the candidates reach every unseen coset.
 #[allow(clippy::too_many_arguments)]
 fn cover(
     alpha: &Alphabet,
@@ -445,7 +464,7 @@ fn cover(
     index: usize,
     opts: &JoinOptions,
     ctl: &Control,
-) -> Result<Option<Vec<Candidate>>, ChainError> {
+) -> Result<Result<Vec<Candidate>, bool>, ChainError> {
     let mut cands: Vec<Candidate> = Vec::new();
     for j in 0..tree.len() {
         ctl.check()?;
@@ -485,7 +504,7 @@ fn cover(
         elems.len()
     ));
     if elems.len() < need {
-        return Ok(None);
+        return Ok(Err(false));
     }
     let mut by_elem: Vec<Vec<usize>> = vec![Vec::new(); elems.len()];
     for (r, row) in rows.iter().enumerate() {
@@ -509,14 +528,14 @@ fn cover(
         ctl,
     )?;
     if !found {
-        return Ok(None);
+        return Ok(Err(true));
     }
     let mut out = Vec::new();
     let mut cands: Vec<Option<Candidate>> = cands.into_iter().map(Some).collect();
     for r in chosen {
         out.push(cands[r].take().expect("each row once"));
     }
-    Ok(Some(out))
+    Ok(Ok(out))
 }
 
 /// Algorithm X with the fewest-candidates rule, on plain lists.
