@@ -37,7 +37,7 @@ python3 -c "import sympy" 2>/dev/null || pip install -q sympy
 section python3 tools/stdlib_check.py --order-only
 section bash benches/group/run.sh
 section cargo run --release -q -p puz-hamilton --example hamilton_bench
-section cargo run --release -q -p puz-hamilton --example hamilton_chain
+section cargo run --release -q -p puz-hamilton --example hamilton_chain full
 section bash benches/solver/run.sh
 section bash benches/cluster/run.sh
 section bash benches/pictures/run.sh
