@@ -64,6 +64,14 @@ pub fn join(
         })
         .collect();
     let index = order / below.orders.last().copied().unwrap_or(1).max(1);
+    // Gadgets for every pair, before any path is made; the pairs with most gadgets first.
+    struct Plan {
+        hx: u32,
+        letters: [u32; 4],
+        shapes: [Vec<u32>; 2],
+        gadgets: Vec<Gadget>,
+    }
+    let mut plans: Vec<Plan> = Vec::new();
     for (x, y) in pairs {
         let (xi, yi) = (sub.inverse[x as usize], sub.inverse[y as usize]);
         let host = |l: u32| alpha.names.iter().position(|s| *s == sub.names[l as usize]);
@@ -90,16 +98,30 @@ pub fn join(
         if index > 1 && !(index - 1).is_multiple_of(3) {
             gadgets.extend(find_gadgets(alpha, &hosts, d, &effects, 5));
         }
-        if gadgets.is_empty() {
-            continue;
+        if !gadgets.is_empty() {
+            plans.push(Plan {
+                hx,
+                letters,
+                shapes,
+                gadgets,
+            });
         }
+    }
+    plans.sort_by_key(|p| std::cmp::Reverse(p.gadgets.len()));
+    for Plan {
+        hx,
+        letters,
+        shapes,
+        gadgets,
+    } in plans
+    {
         ctx.ctl.progress(&format!(
             "joins: {} gadgets replacing {} (of 3 and 5 cosets)",
             gadgets.len(),
             alpha.names[hx as usize]
         ));
         // The paths: letters from the cycle below, shapes by rotations carried up.
-        let mut paths: Vec<Option<Word>> = vec![None; effects.len()];
+        let mut paths: Vec<Option<Word>> = vec![None; 8];
         for (i, &l) in letters.iter().enumerate() {
             paths[i] = m.path_with_effect(top, l);
         }
@@ -171,7 +193,7 @@ pub fn join(
             continue;
         }
         let words: Vec<Word> = have.iter().map(|&i| paths[i].clone().unwrap()).collect();
-        let (w, stats) = joining_level(
+        let (w, stats) = match joining_level(
             alpha,
             &words,
             root,
@@ -180,8 +202,15 @@ pub fn join(
             order,
             &JoinOptions::default(),
             ctx.ctl,
-        )
-        .map_err(chain_err(span, "joining the cosets"))?;
+        ) {
+            Ok(x) => x,
+            // These gadgets do not reach every coset: the next pair's may.
+            Err(e @ (ChainError::NotReached { .. } | ChainError::Invalid(_))) => {
+                ctx.ctl.progress(&format!("joins: {e}"));
+                continue;
+            }
+            Err(e) => return Err(chain_err(span, "joining the cosets")(e)),
+        };
         ctx.ctl.progress(&format!(
             "joins: {} cosets by {} gadgets ({} placed by the exact cover)",
             stats.cosets,
@@ -195,14 +224,16 @@ pub fn join(
         ));
         return Ok(w);
     }
+    let name = &alpha.names[d as usize];
     Err(Diag::new(
         span,
         format!(
-            "no gadgets join the cosets of {} (a move of the group below must be replaceable by {} (paths) {}' ... )",
-            alpha.names[d as usize], alpha.names[d as usize], alpha.names[d as usize]
+            "{name} commutes with no move of the group below, and no gadget joins its cosets: \
+             no identity {name} (path) {name}' (path) ... = a move below, over 3 or 5 cosets, \
+             holds for the paths this construction makes (x'y'x, x'yxy'x, single moves)"
         ),
     )
-    .with_help("each group of the chain may add a move that commutes with one below, or one for which gadgets of 3 and 5 cosets exist (as F over <U, R, D, L>)"))
+    .with_help("each group of the chain adds one move: one that commutes with a move of the group below (as D with U), or one that gadgets join (as F over <U, R, D, L> on the 3x3x3)"))
 }
 
 fn balance_full(w: &Word) -> Word {

@@ -354,7 +354,10 @@ pub fn joining_level(
             if !reach {
                 ctl.progress("joins: some cosets left are reached by no candidate");
             }
-            if give_back <= can && give_back <= opts.give_back && left + small * give_back <= opts.cover_max {
+            if give_back <= can
+                && give_back <= opts.give_back
+                && left + small * give_back <= opts.cover_max
+            {
                 let keep = tree.placed.len() - give_back;
                 let cut = tree.placed[keep].first as usize;
                 // Later gadgets are placed on later or the same hosts: cut whole gadgets,
