@@ -184,16 +184,18 @@ impl Interp {
 
     fn check_bindable(&self, name: &Ident) -> EvalResult<()> {
         if let Some(p) = &self.current {
-            if p.move_index(&name.name).is_some() {
+            // A derived move (`x`, SiGN's `r`) may be hidden: single lower-case letters
+            // are common names. A move given by cycles may not.
+            if let Some(mi) = p.move_index(&name.name).filter(|&mi| p.def.moves[mi].primitive) {
                 return Err(Diag::new(
                     name.span,
                     format!(
                         "`{}` is already a move of puzzle `{}`",
-                        name.name, p.def.name
+                        p.def.moves[mi].name, p.def.name
                     ),
                 )
                 .with_label("redefined here")
-                .with_help("choose another name; a `let` may not hide a move"));
+                .with_help("choose another name; a `let` may hide a derived move (`x`, `r`), not one given by cycles"));
             }
         }
         if builtins::is_builtin(&name.name) || name.name == "group" {
@@ -220,6 +222,20 @@ impl Interp {
 
     fn add_move(&mut self, m: &MoveDef) -> EvalResult<()> {
         let cur = self.require_puzzle(m.span)?;
+        if let Some(b) = self.vars.get(&m.name.name) {
+            // The binding would hide the new move at once.
+            let d = Diag::new(
+                m.name.span,
+                format!("`{}` is already bound by `let`", m.name.name),
+            )
+            .with_label("a move of that name here")
+            .with_help("choose another name for the move");
+            return Err(if b.source == self.source.name {
+                d.with_related(b.span, "bound here")
+            } else {
+                d
+            });
+        }
         if cur.move_index(&m.name.name).is_some() {
             return Err(Diag::new(
                 m.name.span,
