@@ -384,6 +384,13 @@ def megaminx():
     lines = emit_orbits(orbits, per_line=6)
     for nm, n in faces:
         lines.append(emit_move(nm, orbits, n, -2 * math.pi / 5, lambda p, n=n: dot(p, n) > 0.7))
+    # WCA scrambles (Pochmann): R++ turns everything but the L face two fifths, clockwise
+    # seen from the right (anticlockwise about L's axis); D++ everything but the U face,
+    # clockwise seen from below.
+    axis = dict(faces)
+    for nm, held in (("R++", "L"), ("D++", "U")):
+        n = axis[held]
+        lines.append(emit_move(nm, orbits, n, 4 * math.pi / 5, lambda p, n=n: dot(p, n) < 0.7))
     return lines
 
 
