@@ -417,9 +417,9 @@ EXPECT = {
         "facts": {"the turntable at every place of the loop gives A20": lambda p: turntable_a20(p)},
     },
     "clock": {
-        "move_orders": orders("UR DR DL UL U R D L ALL bU bR bD bL bALL".split(), 12),
+        "move_orders": {**orders("UR DR DL UL U R D L ALL bU bR bD bL bALL".split(), 12), "y2": 2},
         "commute": [("UR", "bU"), ("ALL", "bALL"), ("U", "D")],
-        "noncommute": [],
+        "noncommute": [("y2", "U")],
         "orders": {"UR DL": 12, "UR6 DL4": 6},
     },
     "lightsout": {
