@@ -417,3 +417,18 @@ fn script_results_say_what_gave_them() {
     assert_eq!(run(&["-q", "-e", "use cube3; order(R U)"]).trim(), "105");
     let _ = std::fs::remove_file(&path);
 }
+
+/// Names a construction made (`plain_changes`' `left3`) are defined after the sequence in
+/// the REPL and in scripts; `--raw` prints the sequence alone.
+#[test]
+fn machine_made_names_are_explained() {
+    let (out, _, ok) = repl("use row(4)\nplain_changes(group)\n");
+    assert!(ok);
+    assert!(out.contains("where left3 = "), "{out}");
+    let raw = Command::new(env!("CARGO_BIN_EXE_puz"))
+        .args(["--raw", "-e", "use row(4); plain_changes(group)"])
+        .output()
+        .unwrap();
+    let raw = String::from_utf8_lossy(&raw.stdout);
+    assert!(raw.contains("left3") && !raw.contains("where"), "{raw}");
+}

@@ -48,6 +48,9 @@ pub struct Interp {
     pub labels: bool,
     /// Print results as JSON objects, one a line (`puz run --json`).
     pub json: bool,
+    /// After a printed sequence, define the names in it that the user never gave
+    /// (`hamilton`'s `H873`); off for `--raw`.
+    pub explain: bool,
     /// Where `batch` runs its items (`puz batch`); `None`: all of them, here.
     pub jobs: Option<Box<dyn Jobs>>,
     /// Where pattern tables are cached (`--cache DIR`); `None`: the default place.
@@ -75,6 +78,7 @@ impl Interp {
             colour: false,
             labels: false,
             json: false,
+            explain: true,
             jobs: None,
             cache: None,
             fields: Vec::new(),
@@ -177,9 +181,29 @@ impl Interp {
                 } else {
                     self.print(&v.to_string());
                 }
+                if self.explain && !self.json {
+                    if let Value::Seq(s) = &v {
+                        for line in self.machine_names(s) {
+                            self.print(&line);
+                        }
+                    }
+                }
                 Ok(())
             }
         }
+    }
+
+    /// The definitions of the names in `s` that no binding of the user gave it.
+    fn machine_names(&self, s: &SeqVal) -> Vec<String> {
+        let shown = match &s.word {
+            Word::Named(_, inner) => inner.as_ref(),
+            w => w,
+        };
+        let is_users = |name: &str, def: &Arc<Word>| {
+            matches!(self.vars.get(name), Some(Binding { value: Value::Seq(b), .. })
+                if matches!(&b.word, Word::Named(_, d) if Arc::ptr_eq(d, def)))
+        };
+        super::explain::explain(shown, &s.puzzle.alphabet, &is_users)
     }
 
     fn check_bindable(&self, name: &Ident) -> EvalResult<()> {
