@@ -378,8 +378,32 @@ fn lines_typed_while_working_are_run() {
         screen = t.screen_when(|s| s.contains("puz> order(U2)\n2"));
     }
     assert!(screen.contains("puz> order(R U)\n105"), "{screen}");
-    assert!(screen.contains("puz> order(F\nU)\n105"), "{screen}");
+    assert!(screen.contains("puz> order(F\n...  U)\n105"), "{screen}");
     assert!(screen.contains("puz> order(U2)\n2"), "{screen}");
+}
+
+/// An entry that leaves a bracket open continues at a `...` prompt, and goes to the
+/// history as one entry.
+#[test]
+fn open_brackets_continue_at_their_own_prompt() {
+    let hist = std::env::temp_dir().join(format!("puz_more_history_{}", std::process::id()));
+    let _ = std::fs::remove_file(&hist);
+    let Some(t) = Tmux::start("more", &hist) else {
+        return;
+    };
+    t.type_line("use cube3");
+    t.type_line("order(R");
+    let screen = t.screen_when(|s| s.contains("puz> order(R\n..."));
+    assert!(screen.contains("puz> order(R\n..."), "{screen}");
+    t.type_line("U)");
+    let screen = t.screen_when(|s| s.lines().any(|l| l.trim() == "105"));
+    assert!(screen.contains("puz> order(R\n...  U)\n105"), "{screen}");
+    t.type_line(":quit");
+    let screen = t.screen_when(|s| s.contains("EXITED"));
+    assert!(screen.contains("EXITED 0"), "{screen}");
+    let saved = std::fs::read_to_string(&hist).unwrap_or_default();
+    assert!(saved.contains("order(R\\nU)"), "history: {saved}");
+    let _ = std::fs::remove_file(&hist);
 }
 
 /// A script run from the command line shows what gave each result; `--raw` and `-e` do not.
