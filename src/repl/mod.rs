@@ -77,6 +77,8 @@ puz REPL. Type statements as in a script; results print below.
                              floppy cheese topspin clock lightsout sixpiece, row(n))
   let sexy = R U R' U'       name a sequence (or a group, a number, ...)
   order(sexy)  cycles(sexy)  show sexy  sexy == [R, U]  <U, R>  assert EXPR
+Notation: R U' F2 (R U)3 [R, U] [R: U]; cubes Rw r 2R 3Rw x; Megaminx R++ D-- U';
+  Clock UR5+ ALL2- y2 (a `let` may take a derived move's name, such as r or x)
 Commands: :help  :help NAME  :load FILE  :vars  :time (time each command)  :reset  :quit
 (Ctrl-C stops a long computation; Ctrl-D quits; Tab lists completions)
 An entry continues while a bracket is open (prompt `...`).";
