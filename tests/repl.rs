@@ -59,7 +59,10 @@ fn multi_line_input_and_commands() {
     );
     assert!(ok);
     assert!(out.contains(":load FILE"));
-    assert!(out.contains("Megaminx R++ D--"), "the help shows the notation: {out}");
+    assert!(
+        out.contains("Megaminx R++ D--"),
+        "the help shows the notation: {out}"
+    );
     assert!(err.contains("cannot read /nonexistent.puz"), "{err}");
     assert!(err.contains("unknown command :bogus"), "{err}");
     let nums: Vec<&str> = out

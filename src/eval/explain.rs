@@ -118,13 +118,15 @@ impl Walk<'_> {
         match w {
             Word::Letter(_) => {}
             Word::Named(name, def) => {
-                if (self.is_users)(name, def) || self.found.iter().any(|f| Arc::ptr_eq(&f.def, def)) {
+                if (self.is_users)(name, def) || self.found.iter().any(|f| Arc::ptr_eq(&f.def, def))
+                {
                     return;
                 }
                 // Enough of the text to print one line; parts cut from one definition keep
                 // its name, so a name seen again with the same text and length is the same.
                 let text = def.display_upto(self.alpha, 4 * MAX_TEXT);
-                let same = |f: &Found| f.name == *name && f.text == text && f.def.len() == def.len();
+                let same =
+                    |f: &Found| f.name == *name && f.text == text && f.def.len() == def.len();
                 if !self.found.iter().any(same) {
                     self.found.push(Found {
                         name: name.clone(),

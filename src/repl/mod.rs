@@ -165,12 +165,12 @@ pub fn run(mut it: Interp) -> ExitCode {
         .unwrap()
         .build();
     let mut rl = match Editor::with_config(config) {
-            Ok(rl) => rl,
-            Err(e) => {
-                eprintln!("error: cannot start the line editor: {e}");
-                return ExitCode::from(2);
-            }
-        };
+        Ok(rl) => rl,
+        Err(e) => {
+            eprintln!("error: cannot start the line editor: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let color = std::io::IsTerminal::is_terminal(&std::io::stderr())
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let hist = history_path();

@@ -148,9 +148,7 @@ fn is_move_name(s: &str) -> bool {
     } else {
         rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
     };
-    start
-        && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !is_keyword(body)
+    start && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !is_keyword(body)
 }
 
 /// The words puz reserves, which no move or orbit may be called.

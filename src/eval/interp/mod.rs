@@ -210,7 +210,10 @@ impl Interp {
         if let Some(p) = &self.current {
             // A derived move (`x`, SiGN's `r`) may be hidden: single lower-case letters
             // are common names. A move given by cycles may not.
-            if let Some(mi) = p.move_index(&name.name).filter(|&mi| p.def.moves[mi].primitive) {
+            if let Some(mi) = p
+                .move_index(&name.name)
+                .filter(|&mi| p.def.moves[mi].primitive)
+            {
                 return Err(Diag::new(
                     name.span,
                     format!(
