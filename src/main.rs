@@ -143,6 +143,7 @@ fn run() -> ExitCode {
         it.cache = Some(dir.clone());
     }
     it.json = cli.json;
+    it.explain = !cli.raw;
     if let Some(Cmd::Merge { dir }) = &cli.cmd {
         return match puz::batch::merge::merge(dir) {
             Ok(report) => {

@@ -59,6 +59,10 @@ fn multi_line_input_and_commands() {
     );
     assert!(ok);
     assert!(out.contains(":load FILE"));
+    assert!(
+        out.contains("Megaminx R++ D--"),
+        "the help shows the notation: {out}"
+    );
     assert!(err.contains("cannot read /nonexistent.puz"), "{err}");
     assert!(err.contains("unknown command :bogus"), "{err}");
     let nums: Vec<&str> = out
@@ -378,8 +382,32 @@ fn lines_typed_while_working_are_run() {
         screen = t.screen_when(|s| s.contains("puz> order(U2)\n2"));
     }
     assert!(screen.contains("puz> order(R U)\n105"), "{screen}");
-    assert!(screen.contains("puz> order(F\nU)\n105"), "{screen}");
+    assert!(screen.contains("puz> order(F\n...  U)\n105"), "{screen}");
     assert!(screen.contains("puz> order(U2)\n2"), "{screen}");
+}
+
+/// An entry that leaves a bracket open continues at a `...` prompt, and goes to the
+/// history as one entry.
+#[test]
+fn open_brackets_continue_at_their_own_prompt() {
+    let hist = std::env::temp_dir().join(format!("puz_more_history_{}", std::process::id()));
+    let _ = std::fs::remove_file(&hist);
+    let Some(t) = Tmux::start("more", &hist) else {
+        return;
+    };
+    t.type_line("use cube3");
+    t.type_line("order(R");
+    let screen = t.screen_when(|s| s.contains("puz> order(R\n..."));
+    assert!(screen.contains("puz> order(R\n..."), "{screen}");
+    t.type_line("U)");
+    let screen = t.screen_when(|s| s.lines().any(|l| l.trim() == "105"));
+    assert!(screen.contains("puz> order(R\n...  U)\n105"), "{screen}");
+    t.type_line(":quit");
+    let screen = t.screen_when(|s| s.contains("EXITED"));
+    assert!(screen.contains("EXITED 0"), "{screen}");
+    let saved = std::fs::read_to_string(&hist).unwrap_or_default();
+    assert!(saved.contains("order(R\\nU)"), "history: {saved}");
+    let _ = std::fs::remove_file(&hist);
 }
 
 /// A script run from the command line shows what gave each result; `--raw` and `-e` do not.
@@ -416,4 +444,19 @@ fn script_results_say_what_gave_them() {
     assert!(raw.starts_with("105\nR U R' U'\n5\n"), "{raw}");
     assert_eq!(run(&["-q", "-e", "use cube3; order(R U)"]).trim(), "105");
     let _ = std::fs::remove_file(&path);
+}
+
+/// Names a construction made (`plain_changes`' `left3`) are defined after the sequence in
+/// the REPL and in scripts; `--raw` prints the sequence alone.
+#[test]
+fn machine_made_names_are_explained() {
+    let (out, _, ok) = repl("use row(4)\nplain_changes(group)\n");
+    assert!(ok);
+    assert!(out.contains("where left3 = "), "{out}");
+    let raw = Command::new(env!("CARGO_BIN_EXE_puz"))
+        .args(["--raw", "-e", "use row(4); plain_changes(group)"])
+        .output()
+        .unwrap();
+    let raw = String::from_utf8_lossy(&raw.stdout);
+    assert!(raw.contains("left3") && !raw.contains("where"), "{raw}");
 }

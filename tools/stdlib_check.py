@@ -176,7 +176,7 @@ def parse_file(path):
             n = int(m.group(1))
             p.add_orbit("points", n, 1, [str(i) for i in range(1, n + 1)])
             continue
-        m = re.fullmatch(r"move\s+(\w+)\s*=\s*(.*)", s)
+        m = re.fullmatch(r"move\s+(\w+(?:\+\+|--)?)\s*=\s*(.*)", s)
         if m:
             name, body = m.group(1), m.group(2)
             if name in p.moves:
@@ -207,7 +207,10 @@ def parse_file(path):
 
 
 # ------------------------------------------------------------------ sequences
-TOKEN = re.compile(r"\s*(\[|\]|\(|\)|,|:|[A-Za-z_][A-Za-z0-9_]*|\d+|')")
+# a word as the grammar reads it: led by digits (`2R`), ended by `++`/`--` (`R++`) or, after a
+# digit, by one sign (`UR5+`) where no operand follows
+WORD = r"(?:\d+[A-Za-z]|[A-Za-z_])[A-Za-z0-9_]*(?:(?:\+\+|--)|(?<=\d)[+-])?(?![A-Za-z0-9_(\[{+-])"
+TOKEN = re.compile(r"\s*(\[|\]|\(|\)|,|:|" + WORD + r"|[A-Za-z_][A-Za-z0-9_]*|\d+|')")
 
 
 def tokenize(s):
@@ -247,6 +250,9 @@ def evaluate_len(p, text, env=None):
             return env[t]
         if t in p.moves:
             return p.moves[t], 1
+        if t[-1] in "+-" and t[-2:] not in ("++", "--"):  # Clock: `UR5+`, `UR5-`
+            perm, n = move_token(t[:-1])
+            return (perm**-1 if t[-1] == "-" else perm), n
         m = re.fullmatch(r"(.*?)(\d+)", t)
         if m and m.group(1) in p.moves:
             return p.moves[m.group(1)] ** int(m.group(2)), 1
@@ -411,9 +417,9 @@ EXPECT = {
         "facts": {"the turntable at every place of the loop gives A20": lambda p: turntable_a20(p)},
     },
     "clock": {
-        "move_orders": orders("UR DR DL UL U R D L ALL bU bR bD bL bALL".split(), 12),
+        "move_orders": {**orders("UR DR DL UL U R D L ALL bU bR bD bL bALL".split(), 12), "y2": 2},
         "commute": [("UR", "bU"), ("ALL", "bALL"), ("U", "D")],
-        "noncommute": [],
+        "noncommute": [("y2", "U")],
         "orders": {"UR DL": 12, "UR6 DL4": 6},
     },
     "lightsout": {

@@ -384,6 +384,13 @@ def megaminx():
     lines = emit_orbits(orbits, per_line=6)
     for nm, n in faces:
         lines.append(emit_move(nm, orbits, n, -2 * math.pi / 5, lambda p, n=n: dot(p, n) > 0.7))
+    # WCA scrambles (Pochmann): R++ turns everything but the L face two fifths, clockwise
+    # seen from the right (anticlockwise about L's axis); D++ everything but the U face,
+    # clockwise seen from below.
+    axis = dict(faces)
+    for nm, held in (("R++", "L"), ("D++", "U")):
+        n = axis[held]
+        lines.append(emit_move(nm, orbits, n, 4 * math.pi / 5, lambda p, n=n: dot(p, n) < 0.7))
     return lines
 
 
@@ -404,9 +411,12 @@ def lightsout():
 
 def clock():
     front = ["UL", "U", "UR", "L", "C", "R", "DL", "D", "DR"]
-    back = ["bU", "bL", "bC", "bR", "bD"]
-    # the back corners are the front corners, mirrored left to right (y2)
-    back_corner = {"UL": "UR", "UR": "UL", "DL": "DR", "DR": "DL"}
+    # the back's dials, named as seen from the back (after y2): its left is the front's right
+    back = ["b" + d for d in front]
+    # a corner dial and the back dial at the same spot are one gear: turned +1 from one side,
+    # the other reads -1 more
+    twin = {"UL": "bUR", "UR": "bUL", "DL": "bDR", "DR": "bDL"}
+    twin.update({b: f for f, b in list(twin.items())})
     regions = {
         "UR": ["U", "UR", "C", "R"],
         "DR": ["C", "R", "D", "DR"],
@@ -418,17 +428,19 @@ def clock():
         "L": ["UL", "U", "L", "C", "DL", "D"],
         "ALL": front,
     }
-    lines = ["orbit dials [" + " ".join(front + back) + "] twist 12"]
+
+    def turn(dials):
+        out = [f"({d}+1)" for d in dials]
+        out += [f"({twin[d]}-1)" for d in dials if d in twin]
+        return "dials" + "".join(out)
+
+    lines = ["orbit dials [", "    " + " ".join(front), "    " + " ".join(back), "  ] twist 12"]
     for m in ["UR", "DR", "DL", "UL", "U", "R", "D", "L", "ALL"]:
-        lines.append(f"move {m} = dials" + "".join(f"({d}+1)" for d in regions[m]))
+        lines.append(f"move {m} = " + turn(regions[m]))
     for m in ["U", "R", "D", "L", "ALL"]:
-        parts = []
-        for d in regions[m]:
-            if d in back_corner:  # a corner turned +1 from behind is -1 from the front
-                parts.append(f"({back_corner[d]}-1)")
-            else:
-                parts.append(f"(b{d}+1)")
-        lines.append(f"move b{m} = dials" + "".join(parts))
+        lines.append(f"move b{m} = " + turn(["b" + d for d in regions[m]]))
+    # WCA y2: the puzzle turned over about the vertical axis, front and back dials swap
+    lines.append("move y2 = dials" + "".join(f"({f} {b})" for f, b in zip(front, back)))
     return lines
 
 

@@ -6,7 +6,7 @@
 //!   `expr`, names and juxtaposed words in `words`)
 //! - `builtins` (the table) -> its families (`hamilton` -> `chains`; both -> `walks`) ->
 //!   `builtins::spec` (kinds, checker, context)
-//! - `relations`, `metrics`, `show`, `simplify`, `build_puzzle`, `jobs`
+//! - `relations`, `metrics`, `show`, `simplify`, `build_puzzle`, `jobs`, `explain`
 //! - `json` (values as JSON objects)
 //! - `value`
 //! - `groups`, `show_net`, `picture` (nets, diagrams, SVG, terminal), `names`, `split`
@@ -14,6 +14,7 @@
 
 pub mod build_puzzle;
 pub mod builtins;
+pub mod explain;
 pub mod groups;
 pub mod interp;
 pub mod jobs;

@@ -36,10 +36,6 @@ fn go(
         return;
     }
     let rest = &word[at..];
-    // Names start with a letter or underscore.
-    if !rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-        return;
-    }
     for end in 1..=rest.len() {
         let name = &rest[..end];
         if !is_name(name) {
@@ -71,6 +67,18 @@ fn go(
     }
 }
 
+/// A turn with its direction, as WCA Clock scrambles write it: `UR5+` is `UR5`, `UR5-` is
+/// `UR5'`. The stem and whether the direction inverts it, for a word ending in one sign
+/// after a digit.
+pub fn direction(word: &str) -> Option<(&str, bool)> {
+    let (stem, inverse) = match word.strip_suffix('+') {
+        Some(s) => (s, false),
+        None => (word.strip_suffix('-')?, true),
+    };
+    stem.ends_with(|c: char| c.is_ascii_digit())
+        .then_some((stem, inverse))
+}
+
 /// Writes a split as `R F R` for messages.
 pub fn show(split: &[Piece]) -> String {
     split
@@ -100,5 +108,18 @@ mod tests {
         let s = splits("R2R", &names3, 10);
         assert_eq!(s.len(), 1);
         assert_eq!(s[0][0].name, "R2");
+        // A name led by digits is found too; a digit after a name is its power.
+        let names4 = |s: &str| ["2R", "R", "U"].contains(&s);
+        assert_eq!(show(&splits("2R2U", &names4, 10)[0]), "2R2 U");
+        assert_eq!(show(&splits("U2R", &names4, 10)[0]), "U2 R");
+    }
+
+    #[test]
+    fn directions() {
+        assert_eq!(direction("UR5+"), Some(("UR5", false)));
+        assert_eq!(direction("ALL2-"), Some(("ALL2", true)));
+        assert_eq!(direction("R++"), None);
+        assert_eq!(direction("R-"), None);
+        assert_eq!(direction("UR5"), None);
     }
 }

@@ -1,14 +1,14 @@
 //! The rustyline helper: completion of names, moves and builtins (puzzle names after
-//! `use`, metric names after `metric`, file paths after `:load`), and multi-line input
-//! while a bracket is open.
+//! `use`, metric names after `metric`, file paths after `:load`).
 
 use crate::eval::value::Value;
 use crate::eval::Interp;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
-use rustyline::validate::{ValidationContext, ValidationResult, Validator};
-use rustyline::{Context, Helper, Highlighter, Hinter};
+use rustyline::{Context, Helper, Highlighter, Hinter, Validator};
 
-#[derive(Helper, Highlighter, Hinter)]
+// Each line is submitted as typed (no validation): an open bracket is continued by the
+// REPL at its own `...` prompt.
+#[derive(Helper, Highlighter, Hinter, Validator)]
 pub struct PuzHelper {
     names: Vec<String>,
     puzzles: Vec<String>,
@@ -116,15 +116,5 @@ impl Completer for PuzHelper {
             })
             .collect();
         Ok((start, v))
-    }
-}
-
-impl Validator for PuzHelper {
-    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        if crate::syntax::parser::unclosed(ctx.input()).is_some() {
-            Ok(ValidationResult::Incomplete)
-        } else {
-            Ok(ValidationResult::Valid(None))
-        }
     }
 }

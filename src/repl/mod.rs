@@ -1,5 +1,5 @@
-//! The REPL: rustyline with history, completion, multi-line input while brackets are
-//! open, `:help`, `:load`, `:quit`. Errors print and the session goes on; Ctrl-C stops a
+//! The REPL: rustyline with history, completion, entries continued at a `...` prompt
+//! while brackets are open, `:help`, `:load`, `:quit`. Errors print and the session goes on; Ctrl-C stops a
 //! long computation, not the REPL.
 
 mod helper;
@@ -45,15 +45,43 @@ fn bare_word_help(line: &str, it: &Interp) -> Option<&'static str> {
     }
 }
 
+/// The prompt, and the one for the lines of an entry that leaves a bracket open (the
+/// same width, so pasted lines stay aligned).
+const PROMPT: &str = "puz> ";
+const MORE: &str = "...  ";
+
+/// One entry: a line, and while a bracket is left open, more lines at the continuation
+/// prompt. The whole entry goes to the history as one. Ctrl-C drops it; the end of input
+/// runs what there is (the parser reports the open bracket).
+fn read_entry(rl: &mut Editor) -> Result<String, ReadlineError> {
+    let mut entry = rl.readline(PROMPT)?;
+    while crate::syntax::parser::unclosed(&entry).is_some() {
+        match rl.readline(MORE) {
+            Ok(next) => {
+                entry.push('\n');
+                entry.push_str(&next);
+            }
+            Err(ReadlineError::Eof) => break,
+            Err(e) => return Err(e),
+        }
+    }
+    let _ = rl.add_history_entry(entry.as_str());
+    Ok(entry)
+}
+
+type Editor = rustyline::Editor<PuzHelper, rustyline::history::DefaultHistory>;
+
 pub const HELP: &str = "\
 puz REPL. Type statements as in a script; results print below.
   use cube3                  load a stdlib puzzle (cube2 cube3 cube4 pyraminx megaminx skewb
                              floppy cheese topspin clock lightsout sixpiece, row(n))
   let sexy = R U R' U'       name a sequence (or a group, a number, ...)
   order(sexy)  cycles(sexy)  show sexy  sexy == [R, U]  <U, R>  assert EXPR
+Notation: R U' F2 (R U)3 [R, U] [R: U]; cubes Rw r 2R 3Rw x; Megaminx R++ D-- U';
+  Clock UR5+ ALL2- y2 (a `let` may take a derived move's name, such as r or x)
 Commands: :help  :help NAME  :load FILE  :vars  :time (time each command)  :reset  :quit
 (Ctrl-C stops a long computation; Ctrl-D quits; Tab lists completions)
-Multi-line input continues while a bracket is open.";
+An entry continues while a bracket is open (prompt `...`).";
 
 /// The REPL help: commands, then every builtin with its one-line description.
 pub fn help_text() -> String {
@@ -132,21 +160,17 @@ fn history_path() -> Option<std::path::PathBuf> {
 pub fn run(mut it: Interp) -> ExitCode {
     it.allow_rebind = true;
     let config = rustyline::Config::builder()
-        .auto_add_history(true)
         .completion_type(rustyline::CompletionType::List)
         .max_history_size(10_000)
         .unwrap()
         .build();
-    let mut rl =
-        match rustyline::Editor::<PuzHelper, rustyline::history::DefaultHistory>::with_config(
-            config,
-        ) {
-            Ok(rl) => rl,
-            Err(e) => {
-                eprintln!("error: cannot start the line editor: {e}");
-                return ExitCode::from(2);
-            }
-        };
+    let mut rl = match Editor::with_config(config) {
+        Ok(rl) => rl,
+        Err(e) => {
+            eprintln!("error: cannot start the line editor: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let color = std::io::IsTerminal::is_terminal(&std::io::stderr())
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let hist = history_path();
@@ -181,11 +205,11 @@ pub fn run(mut it: Interp) -> ExitCode {
                         None => break,
                     }
                 }
-                println!("puz> {line}");
+                println!("{PROMPT}{}", line.replace('\n', &format!("\n{MORE}")));
                 let _ = rl.add_history_entry(line.as_str());
                 Ok(line)
             }
-            None => rl.readline("puz> "),
+            None => read_entry(&mut rl),
         };
         match read {
             Ok(line) => {

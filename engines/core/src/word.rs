@@ -297,10 +297,15 @@ impl Word {
     /// [`DISPLAY_LIMIT`] is cut and ends with `…` (nested words can be far longer to write
     /// than to hold).
     pub fn display(&self, alpha: &Alphabet) -> String {
+        self.display_upto(alpha, DISPLAY_LIMIT)
+    }
+
+    /// [`Word::display`] cut after `limit` bytes (written only that far).
+    pub fn display_upto(&self, alpha: &Alphabet, limit: usize) -> String {
         let mut out = String::new();
-        self.write(alpha, &mut out, true);
-        if out.len() > DISPLAY_LIMIT {
-            let mut cut = DISPLAY_LIMIT;
+        self.write(alpha, &mut out, true, limit);
+        if out.len() > limit {
+            let mut cut = limit;
             while !out.is_char_boundary(cut) {
                 cut -= 1;
             }
@@ -310,8 +315,8 @@ impl Word {
         out
     }
 
-    fn write(&self, alpha: &Alphabet, out: &mut String, top: bool) {
-        if out.len() > DISPLAY_LIMIT {
+    fn write(&self, alpha: &Alphabet, out: &mut String, top: bool, limit: usize) {
+        if out.len() > limit {
             return;
         }
         let sep = |out: &mut String| {
@@ -344,6 +349,7 @@ impl Word {
                         alpha,
                         out,
                         !matches!(w, Word::Seq(inner) if inner.len() > 1),
+                        limit,
                     );
                 }
                 if !top {
@@ -351,23 +357,23 @@ impl Word {
                 }
             }
             Word::Repeat(w, n) => {
-                w.write_atom(alpha, out);
+                w.write_atom(alpha, out, limit);
                 out.push_str(&n.to_string());
             }
             Word::Inverse(w) => {
-                w.write_atom(alpha, out);
+                w.write_atom(alpha, out, limit);
                 out.push('\'');
             }
         }
     }
 
-    fn write_atom(&self, alpha: &Alphabet, out: &mut String) {
+    fn write_atom(&self, alpha: &Alphabet, out: &mut String, limit: usize) {
         match self {
-            Word::Letter(_) | Word::Named(..) => self.write(alpha, out, false),
-            Word::Seq(items) if items.len() > 1 => self.write(alpha, out, false),
+            Word::Letter(_) | Word::Named(..) => self.write(alpha, out, false, limit),
+            Word::Seq(items) if items.len() > 1 => self.write(alpha, out, false, limit),
             _ => {
                 let mut s = String::new();
-                self.write(alpha, &mut s, true);
+                self.write(alpha, &mut s, true, limit);
                 let sep = !out.is_empty() && !out.ends_with(' ') && !out.ends_with('(');
                 if sep {
                     out.push(' ');

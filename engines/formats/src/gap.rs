@@ -55,24 +55,31 @@ impl Lexer<'_> {
         let e = (self.i + 1).min(self.s.len());
         FormatError::new((self.i.min(self.s.len()), e), msg)
     }
+    /// A GAP identifier: letters, digits, `_` (and `.` for record fields), not digits
+    /// alone; a character after `\` is a letter (puz writes `R\+\+` for `R++`).
     fn ident(&mut self) -> Option<(String, (usize, usize))> {
         self.ws();
         let st = self.i;
-        while self.i < self.s.len()
-            && (self.s[self.i].is_ascii_alphanumeric()
-                || self.s[self.i] == b'_'
-                || self.s[self.i] == b'.')
-        {
-            self.i += 1;
+        let mut name = Vec::new();
+        let mut letter = false;
+        while let Some(&c) = self.s.get(self.i) {
+            if c == b'\\' && self.i + 1 < self.s.len() {
+                name.push(self.s[self.i + 1]);
+                letter = true;
+                self.i += 2;
+            } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' {
+                letter |= c.is_ascii_alphabetic() || c == b'_';
+                name.push(c);
+                self.i += 1;
+            } else {
+                break;
+            }
         }
-        if self.i == st || self.s[st].is_ascii_digit() {
+        if !letter {
             self.i = st;
             return None;
         }
-        Some((
-            String::from_utf8_lossy(&self.s[st..self.i]).into_owned(),
-            (st, self.i),
-        ))
+        Some((String::from_utf8_lossy(&name).into_owned(), (st, self.i)))
     }
     fn int(&mut self) -> Option<(usize, (usize, usize))> {
         self.ws();
@@ -323,6 +330,19 @@ pub fn read(name: &str, text: &str) -> Result<Imported, FormatError> {
 
 /// Writes `moves` of puzzle `p` as GAP permutations of its points and the group the
 /// moves flagged as generators generate.
+/// A move name as a GAP identifier: characters GAP does not allow in one (the signs of
+/// `R++`, `UR5+`) escaped with `\`.
+fn gap_ident(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if !(c.is_ascii_alphanumeric() || c == '_') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 pub fn write(p: &Puzzle, moves: &[(String, Perm)], gens: &[usize]) -> String {
     let mut t = format!(
         "# puzzle {}, written by puz: each move a permutation of the puzzle's {} points\n\
@@ -351,14 +371,15 @@ pub fn write(p: &Puzzle, moves: &[(String, Perm)], gens: &[usize]) -> String {
             cyc
         };
         t.push_str(&format!(
-            "  {name} := {cyc}{}\n",
+            "  {} := {cyc}{}\n",
+            gap_ident(name),
             if i + 1 < moves.len() { "," } else { "" }
         ));
     }
     t.push_str(");\n");
     let names: Vec<String> = gens
         .iter()
-        .map(|&g| format!("moves.{}", moves[g].0))
+        .map(|&g| format!("moves.{}", gap_ident(&moves[g].0)))
         .collect();
     t.push_str(&format!("G := Group({});\n", names.join(", ")));
     t

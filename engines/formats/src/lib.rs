@@ -121,6 +121,36 @@ pub fn puz_name(raw: &str) -> String {
     s
 }
 
+/// A puz name for another tool's move: kept when puz reads it as one move (a name, or one
+/// led by digits or ended by signs as cubers write them: `2R`, `3Rw`, `R++`, `UR5+`),
+/// else made a name by [`puz_name`].
+pub fn puz_move_name(raw: &str) -> String {
+    if is_move_name(raw) {
+        raw.to_string()
+    } else {
+        puz_name(raw)
+    }
+}
+
+/// Whether puz's grammar reads `s` whole as one move name.
+fn is_move_name(s: &str) -> bool {
+    let body = s
+        .strip_suffix("++")
+        .or_else(|| s.strip_suffix("--"))
+        .or_else(|| {
+            s.strip_suffix(['+', '-'])
+                .filter(|b| b.ends_with(|c: char| c.is_ascii_digit()))
+        })
+        .unwrap_or(s);
+    let rest = body.trim_start_matches(|c: char| c.is_ascii_digit());
+    let start = if rest.len() < body.len() {
+        rest.starts_with(|c: char| c.is_ascii_alphabetic())
+    } else {
+        rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+    };
+    start && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !is_keyword(body)
+}
+
 /// The words puz reserves, which no move or orbit may be called.
 pub fn is_keyword(s: &str) -> bool {
     matches!(
@@ -137,4 +167,19 @@ pub fn is_keyword(s: &str) -> bool {
             | "true"
             | "false"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_names_as_cubers_write_them_are_kept() {
+        for keep in ["R", "2R", "3Rw", "R++", "D--", "UR5+", "ALL2-", "_x"] {
+            assert_eq!(puz_move_name(keep), keep);
+        }
+        for (raw, made) in [("R+", "R_"), ("R'", "R_"), ("2_", "_2_"), ("use", "_use")] {
+            assert_eq!(puz_move_name(raw), made);
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! each slot, the piece that lands there and the orientation it gains), turned into a
 //! puz-core [`Puzzle`] with names puz can read.
 
-use crate::{is_keyword, puz_name, FormatError, Imported};
+use crate::{is_keyword, puz_move_name, puz_name, FormatError, Imported};
 use num_traits::ToPrimitive;
 use puz_core::{NamedMove, Perm, Puzzle};
 use std::collections::HashMap;
@@ -86,7 +86,7 @@ pub fn finish(
     let mut taken: HashMap<String, (usize, usize)> = HashMap::new();
     let mut gens = Vec::new();
     for m in &moves {
-        let n = puz_name(&m.name);
+        let n = puz_move_name(&m.name);
         if n != m.name {
             renamed.push(format!("{} as {n}", m.name));
         }
@@ -128,7 +128,7 @@ pub fn finish(
     }
     if !renamed.is_empty() {
         notes.push(format!(
-            "renamed to puz names (letters, digits and _, not starting with a digit): {}",
+            "renamed to puz names (letters, digits and _; a move may also be led by digits or end in ++, --, as 2R, R++): {}",
             renamed.join(", ")
         ));
     }

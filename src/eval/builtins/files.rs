@@ -8,7 +8,7 @@
 use super::spec::{Args, Ctx};
 use crate::diag::{Diag, EvalResult};
 use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
-use crate::eval::split::splits;
+use crate::eval::split::{direction, splits};
 use crate::eval::value::{SeqVal, Value};
 use puz_core::{Perm, Word};
 use puz_formats::Format;
@@ -295,11 +295,20 @@ pub fn read_sequences(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     Ok(Value::List(out))
 }
 
-/// One token: moves with optional powers, then primes inverting the last of them.
+/// One token: moves with optional powers, then primes inverting the last of them; a
+/// Clock amount with its direction (`UR5+`, `ALL2-`).
 fn token_word(p: &PuzzleCtx, token: &str) -> Option<Word> {
     let body = token.trim_end_matches('\'');
     let primes = token.len() - body.len();
     let is_name = |s: &str| p.move_index(s).is_some();
+    if let Some((stem, inverse)) = direction(body).filter(|_| !is_name(body)) {
+        let w = token_word(p, stem)?;
+        return Some(if (primes % 2 == 1) != inverse {
+            w.inverse()
+        } else {
+            w
+        });
+    }
     let mut splits = splits(body, &is_name, 2);
     if splits.len() != 1 {
         return None;

@@ -60,7 +60,10 @@ impl Interp {
                 }
                 let mut words = Vec::new();
                 for (v, it) in vals.into_iter().zip(items) {
-                    words.push(self.seq_value(&p, v, it.span)?);
+                    let w = self
+                        .seq_value(&p, v, it.span)
+                        .map_err(|d| self.hidden_move(&p, it, d))?;
+                    words.push(w);
                 }
                 Ok(Value::Seq(SeqVal::new(p, Word::seq(words))))
             }
@@ -468,6 +471,27 @@ impl Interp {
                 format!("expected a move sequence, found {}", v.type_name()),
             )
             .with_help("only moves, macros and bracketed sequences can be juxtaposed")),
+        }
+    }
+
+    /// `d`, with a word of the sequence that a binding hides a move by: say so.
+    fn hidden_move(&self, p: &PuzzleCtx, e: &Expr, d: Diag) -> Diag {
+        match &e.kind {
+            ExprKind::Word(name)
+                if self.vars.contains_key(name) && p.move_index(name).is_some() =>
+            {
+                let b = &self.vars[name];
+                let d = d.with_help(format!(
+                    "`{name}` here is the binding made by `let`, which hides the move `{name}` of `{}`; give the binding another name to use the move",
+                    p.def.name
+                ));
+                if b.source == self.source.name {
+                    d.with_related(b.span, "bound here")
+                } else {
+                    d
+                }
+            }
+            _ => d,
         }
     }
 

@@ -48,6 +48,9 @@ pub struct Interp {
     pub labels: bool,
     /// Print results as JSON objects, one a line (`puz run --json`).
     pub json: bool,
+    /// After a printed sequence, define the names in it that the user never gave
+    /// (`hamilton`'s `H873`); off for `--raw`.
+    pub explain: bool,
     /// Where `batch` runs its items (`puz batch`); `None`: all of them, here.
     pub jobs: Option<Box<dyn Jobs>>,
     /// Where pattern tables are cached (`--cache DIR`); `None`: the default place.
@@ -75,6 +78,7 @@ impl Interp {
             colour: false,
             labels: false,
             json: false,
+            explain: true,
             jobs: None,
             cache: None,
             fields: Vec::new(),
@@ -177,23 +181,48 @@ impl Interp {
                 } else {
                     self.print(&v.to_string());
                 }
+                if self.explain && !self.json {
+                    if let Value::Seq(s) = &v {
+                        for line in self.machine_names(s) {
+                            self.print(&line);
+                        }
+                    }
+                }
                 Ok(())
             }
         }
     }
 
+    /// The definitions of the names in `s` that no binding of the user gave it.
+    fn machine_names(&self, s: &SeqVal) -> Vec<String> {
+        let shown = match &s.word {
+            Word::Named(_, inner) => inner.as_ref(),
+            w => w,
+        };
+        let is_users = |name: &str, def: &Arc<Word>| {
+            matches!(self.vars.get(name), Some(Binding { value: Value::Seq(b), .. })
+                if matches!(&b.word, Word::Named(_, d) if Arc::ptr_eq(d, def)))
+        };
+        super::explain::explain(shown, &s.puzzle.alphabet, &is_users)
+    }
+
     fn check_bindable(&self, name: &Ident) -> EvalResult<()> {
         if let Some(p) = &self.current {
-            if p.move_index(&name.name).is_some() {
+            // A derived move (`x`, SiGN's `r`) may be hidden: single lower-case letters
+            // are common names. A move given by cycles may not.
+            if let Some(mi) = p
+                .move_index(&name.name)
+                .filter(|&mi| p.def.moves[mi].primitive)
+            {
                 return Err(Diag::new(
                     name.span,
                     format!(
                         "`{}` is already a move of puzzle `{}`",
-                        name.name, p.def.name
+                        p.def.moves[mi].name, p.def.name
                     ),
                 )
                 .with_label("redefined here")
-                .with_help("choose another name; a `let` may not hide a move"));
+                .with_help("choose another name; a `let` may hide a derived move (`x`, `r`), not one given by cycles"));
             }
         }
         if builtins::is_builtin(&name.name) || name.name == "group" {
@@ -220,6 +249,20 @@ impl Interp {
 
     fn add_move(&mut self, m: &MoveDef) -> EvalResult<()> {
         let cur = self.require_puzzle(m.span)?;
+        if let Some(b) = self.vars.get(&m.name.name) {
+            // The binding would hide the new move at once.
+            let d = Diag::new(
+                m.name.span,
+                format!("`{}` is already bound by `let`", m.name.name),
+            )
+            .with_label("a move of that name here")
+            .with_help("choose another name for the move");
+            return Err(if b.source == self.source.name {
+                d.with_related(b.span, "bound here")
+            } else {
+                d
+            });
+        }
         if cur.move_index(&m.name.name).is_some() {
             return Err(Diag::new(
                 m.name.span,

@@ -116,15 +116,10 @@ impl Interp {
         span: Span,
     ) -> EvalResult<Vec<Word>> {
         let vars = &self.vars;
-        let is_name = |s: &str| {
-            p.move_index(s).is_some()
-                || matches!(
-                    vars.get(s),
-                    Some(Binding {
-                        value: Value::Seq(_),
-                        ..
-                    })
-                )
+        // A binding hides a move of its name, whatever it holds.
+        let is_name = |s: &str| match vars.get(s) {
+            Some(b) => matches!(b.value, Value::Seq(_)),
+            None => p.move_index(s).is_some(),
         };
         // A declared name, possibly with a power (`UR`, `UR2`), is read whole.
         let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
@@ -143,6 +138,11 @@ impl Interp {
                 };
                 return Ok(vec![self.piece_word(p, &piece, span)?]);
             }
+        }
+        // WCA Clock amounts: `UR5+` is `UR5`, `UR5-` its inverse.
+        if let Some((stem, inverse)) = split::direction(name) {
+            let w = Word::seq(self.split_word(p, stem, span)?);
+            return Ok(vec![if inverse { w.inverse() } else { w }]);
         }
         let all = split::splits(name, &is_name, 6);
         match all.len() {
@@ -178,7 +178,10 @@ impl Interp {
         span: Span,
     ) -> EvalResult<Word> {
         let power = piece.power.unwrap_or(1);
-        if let Some(mi) = p.move_index(&piece.name) {
+        if let Some(mi) = p
+            .move_index(&piece.name)
+            .filter(|_| !self.vars.contains_key(&piece.name))
+        {
             let pw = i64::try_from(power).map_err(|_| Diag::new(span, "power too large"))?;
             return Ok(p.power_word(mi, pw));
         }

@@ -1,8 +1,8 @@
 //! A diagram of pieces, for puzzles without a solid to draw on (TopSpin, Lights Out,
 //! rows, point sets): one block per orbit, a cell per location showing the piece it
-//! holds in that piece's colour and its twist. Orbits whose pieces never move (Lights
-//! Out, Clock) are coloured by twist instead; locations named like `a1 .. e5` are laid
-//! out on their grid.
+//! holds in that piece's colour and its twist. Orbits whose pieces the group's moves never
+//! move (Lights Out, Clock) are coloured by twist instead; locations named like `a1 .. e5`
+//! are laid out on their grid.
 
 use super::{hue, Picture, Pt, Shape};
 use crate::eval::puzzle_ctx::PuzzleCtx;
@@ -16,8 +16,10 @@ pub fn diagram(p: &PuzzleCtx, perm: &Perm) -> Picture {
     let mut pic = Picture::default();
     let mut top = 0.0;
     for (oi, o) in p.def.orbits.iter().enumerate() {
-        let still = p.def.moves.iter().all(|m| {
-            let st = &p.def.orbit_states(&m.perm)[oi];
+        // Still under the moves of `group`: the Clock's y2 swaps front and back dials, but
+        // what shows is each place's hour.
+        let still = p.gens.iter().all(|&mi| {
+            let st = &p.def.orbit_states(&p.def.moves[mi].perm)[oi];
             st.pieces.iter().enumerate().all(|(l, &x)| l == x)
         });
         let cells = grid(&o.labels)

@@ -220,3 +220,26 @@ fn bar_chart_is_well_formed() {
     assert!(h(0) < h(1) && h(1) < h(2));
     assert!((h(2) / h(1) - 243.0 / 18.0).abs() < 0.1);
 }
+
+#[test]
+fn clock_dials_show_their_hours_after_y2() {
+    // y2 swaps front and back dials; the group's moves never move one, so each place shows
+    // its hour (all 12 o'clock here), not which dial it holds.
+    let p = puzzle("clock");
+    let y2 = &p.def.moves[p.move_index("y2").unwrap()].perm;
+    let pic = super::picture(&p, y2);
+    assert_eq!(pic.shapes.len(), 18);
+    for sh in &pic.shapes {
+        assert_eq!(sh.fill, "#3a3a3a", "{}", sh.name);
+        assert!(!sh.name.contains('+'), "{}", sh.name);
+    }
+    let ur = &p.def.moves[p.move_index("UR").unwrap()].perm;
+    let pic = super::picture(&p, &y2.then(ur));
+    let turned: Vec<&str> = pic
+        .shapes
+        .iter()
+        .filter(|s| s.fill != "#3a3a3a")
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(turned, ["U+1", "UR+1", "C+1", "R+1", "bUL+11"]);
+}

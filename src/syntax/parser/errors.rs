@@ -9,7 +9,7 @@ use crate::span::Span;
 fn rule_name(r: &Rule) -> Option<&'static str> {
     Some(match r {
         Rule::EOI => "end of input",
-        Rule::name | Rule::word | Rule::orbit_ref => "a name",
+        Rule::name | Rule::word | Rule::move_name | Rule::orbit_ref => "a name",
         Rule::int => "a number",
         Rule::expr | Rule::expr_ml | Rule::sequence | Rule::seq_ml | Rule::term | Rule::atom => {
             "a move or expression"
