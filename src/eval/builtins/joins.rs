@@ -141,21 +141,10 @@ pub fn join(
             let e = s
                 .iter()
                 .fold(Perm::identity(n), |p, &l| p.then(&sub.perms[l as usize]));
-            let mut found = None;
-            for rotations in [2, 3, 4] {
-                found = rotated_path(
-                    sub,
-                    below.bottom_cycle,
-                    below.bottom,
-                    &e,
-                    rotations,
-                    ctx.ctl,
-                )
+            // The first path found within four rotations: a search limited to fewer
+            // would scan every cut of the cycle before giving up.
+            let found = rotated_path(sub, below.bottom_cycle, below.bottom, &e, 4, ctx.ctl)
                 .map_err(interrupted(span))?;
-                if found.is_some() {
-                    break;
-                }
-            }
             let Some(p) = found else { continue };
             let mut path = balance_full(&to_full(&p));
             for k in 1..below.cycles.len() {
