@@ -141,10 +141,16 @@ pub fn join(
             let e = s
                 .iter()
                 .fold(Perm::identity(n), |p, &l| p.then(&sub.perms[l as usize]));
-            // The first path found within four rotations: a search limited to fewer
-            // would scan every cut of the cycle before giving up.
-            let found = rotated_path(sub, below.bottom_cycle, below.bottom, &e, 4, ctx.ctl)
+            // `x'y'x` takes two rotations, `x'yxy'x` four: a search allowed more than it
+            // needs explores deeper at every cut before the one that works, one allowed
+            // fewer scans every cut before giving up.
+            let depth = if si == 0 { 2 } else { 4 };
+            let mut found = rotated_path(sub, below.bottom_cycle, below.bottom, &e, depth, ctx.ctl)
                 .map_err(interrupted(span))?;
+            if found.is_none() && depth < 4 {
+                found = rotated_path(sub, below.bottom_cycle, below.bottom, &e, 4, ctx.ctl)
+                    .map_err(interrupted(span))?;
+            }
             let Some(p) = found else { continue };
             let mut path = balance_full(&to_full(&p));
             for k in 1..below.cycles.len() {
