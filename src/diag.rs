@@ -58,6 +58,14 @@ impl Diag {
 
     /// Attaches the source, unless one is already attached (errors from a `use`d file
     /// keep that file).
+    /// Moves every place by `offset` bytes (a statement's diagnostic into its file).
+    pub fn shift(&mut self, offset: usize) {
+        self.span = Span::new(self.span.start + offset, self.span.end + offset);
+        for (s, _) in &mut self.related {
+            *s = Span::new(s.start + offset, s.end + offset);
+        }
+    }
+
     pub fn in_source(mut self, src: &Source) -> Diag {
         if self.source.is_none() {
             self.source = Some(Box::new(src.clone()));

@@ -94,3 +94,26 @@ fn a_saved_cycle_is_checked_in_a_fresh_process() {
         "{text}"
     );
 }
+
+/// A source past `CHUNKED` bytes runs one statement at a time (a saved word of hundreds of
+/// megabytes reads back without holding its whole parse): the results are those of the
+/// whole parse, and an error points at its line in the file.
+#[test]
+fn long_sources_run_statement_by_statement() {
+    let n = puz::eval::CHUNKED / 24 + 1000;
+    let mut text =
+        String::from("use cube3\npuzzle p {\n  orbit a 2\n  move S = (0 1)\n}\nuse cube3\n");
+    for i in 0..n {
+        text.push_str(&format!("let a{i} = R U R' U' // {i}\n"));
+    }
+    text.push_str(&format!("let w = [a{}, a0]\nlength(w)\n", n - 1));
+    assert!(text.len() > puz::eval::CHUNKED);
+    let (out, err) = puz::run_to_string("long.puz", &text);
+    assert_eq!(err, None);
+    assert!(out.trim_end().ends_with("16"), "{out}");
+    let bad = format!("{text}let z = R Q\n");
+    let (_, err) = puz::run_to_string("long.puz", &bad);
+    let err = err.expect("an unknown move is an error");
+    let line = n + 9;
+    assert!(err.contains(&format!("long.puz:{line}:")), "{err}");
+}

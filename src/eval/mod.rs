@@ -30,5 +30,5 @@ pub mod simplify;
 pub mod split;
 pub mod value;
 
-pub use interp::Interp;
+pub use interp::{Interp, CHUNKED};
 pub use value::Value;

@@ -87,6 +87,9 @@ impl Interp {
 
     /// Parses and runs a whole source. Errors carry the source they belong to.
     pub fn run_source(&mut self, name: &str, text: &str) -> Result<(), Diag> {
+        if text.len() > CHUNKED {
+            return self.run_chunked(name, text);
+        }
         let src = Source {
             name: name.to_string(),
             text: Arc::new(text.to_string()),
@@ -102,6 +105,47 @@ impl Interp {
             }
             Ok(())
         })();
+        self.source = saved;
+        result
+    }
+
+    /// [`Interp::run_source`] one statement at a time, for sources past [`CHUNKED`]
+    /// bytes (the word files `save` writes): the parse of a whole file of hundreds of
+    /// megabytes holds many times its size, one statement's parse does not.
+    fn run_chunked(&mut self, name: &str, text: &str) -> Result<(), Diag> {
+        let full = Source {
+            name: name.to_string(),
+            text: Arc::new(text.to_string()),
+        };
+        let saved = std::mem::replace(&mut self.source, full.clone());
+        let mut result = Ok(());
+        for (start, end) in statements(text) {
+            let chunk = &text[start..end];
+            if chunk.trim().is_empty() {
+                continue;
+            }
+            self.source = Source {
+                name: name.to_string(),
+                text: Arc::new(chunk.to_string()),
+            };
+            let r = parse_file(chunk).and_then(|stmts| {
+                for s in &stmts {
+                    self.ctl
+                        .flag()
+                        .store(false, std::sync::atomic::Ordering::Relaxed);
+                    self.exec(s)?;
+                }
+                Ok(())
+            });
+            if let Err(mut d) = r {
+                if d.source.is_none() {
+                    d.shift(start);
+                    d = d.in_source(&full);
+                }
+                result = Err(d);
+                break;
+            }
+        }
         self.source = saved;
         result
     }
@@ -504,4 +548,44 @@ fn labelled(source: &str, value: &str) -> String {
         return value.to_string();
     }
     format!("{src} = {value}")
+}
+
+/// Sources longer than this run one statement at a time ([`Interp::run_source`]).
+pub const CHUNKED: usize = 8 << 20;
+
+/// The byte ranges of the statements of `text`: split at newlines outside `( )`, `[ ]`
+/// and `{ }`, comments and strings (`< >` also compare, so they are not counted: a
+/// group split over lines is not split correctly, which only word files this large
+/// would need and `save` never writes).
+pub fn statements(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let (mut out, mut depth, mut start, mut i) = (Vec::new(), 0usize, 0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' if depth == 0 => {
+                out.push((start, i + 1));
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if start < b.len() {
+        out.push((start, b.len()));
+    }
+    out
 }
