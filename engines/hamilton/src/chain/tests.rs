@@ -359,3 +359,46 @@ fn joins_of_three_and_five_cosets() {
     let r = EnumRanker::new(&a.perms);
     assert_eq!(walk(&w, &a, &r), Kind::Cycle, "{stats:?}");
 }
+
+/// On the 3x3x3 the search finds Norskog's identity among the gadgets of three cosets,
+/// and every gadget it returns holds.
+#[test]
+fn the_search_finds_norskogs_gadget() {
+    let p = puz_testkit::cubies::cube3();
+    let a = alphabet(&p, &["U", "R", "D", "L", "F"]);
+    let n = p.degree();
+    let texts = [
+        "R",
+        "R'",
+        "U",
+        "U'",
+        "R' U' R",
+        "R' U R",
+        "R' U R U' R",
+        "R' U R' U' R",
+    ];
+    let effects: Vec<Perm> = texts
+        .iter()
+        .map(|t| parse(&a, t, &[]).eval(&a, n))
+        .collect();
+    let hosts = [letter(&a, "R"), letter(&a, "R'")];
+    let f = letter(&a, "F");
+    let found = joins::find_gadgets(&a, &hosts, f, &effects, 3);
+    assert!(found.iter().all(|g| g.holds(&a, &effects)));
+    let norskog = joins::Gadget {
+        host: letter(&a, "R"),
+        connectors: ["F", "F'", "F", "F'"]
+            .iter()
+            .map(|m| letter(&a, m))
+            .collect(),
+        effects: vec![4, 6, 5],
+    };
+    assert!(norskog.holds(&a, &effects));
+    assert!(found.contains(&norskog), "{} gadgets", found.len());
+    // A gadget is refused by the joining level when a path's effect is not the one it needs.
+    let wrong = joins::Gadget {
+        effects: vec![4, 7, 5],
+        ..norskog
+    };
+    assert!(!wrong.holds(&a, &effects));
+}
