@@ -61,10 +61,15 @@
 //! of distinct paths, plus walks of `H_0` paths, never the length of the word. Runs are
 //! found from the tree (a node whose letters all lie in `H` is one segment, never
 //! descended) and their starts from memoised products of nodes. Splices (one move of a
-//! path replaced by a detour through other cosets) leave a coset visited by two partial
-//! runs; those are decomposed further, down to `H_0` if need be.
+//! path replaced by a detour through other cosets) leave a coset visited by several
+//! partial runs: when the single letters between them join them into a word whose
+//! letters equal those of a path already certified on a coset of the same level, the
+//! coset is covered ([`slices`]: one comparison that skips shared nodes); else they are
+//! joined and tiled as one run, and only when that fails decomposed run by run, down to
+//! `H_0` if need be (which also finds the exact first repeat).
 
 mod runs;
+mod slices;
 mod tile;
 
 #[cfg(test)]

@@ -70,6 +70,11 @@ impl<'a> Runs<'a> {
         }
     }
 
+    /// Whether `letter` lies in level `l`.
+    pub fn member(&self, l: usize, letter: u32) -> bool {
+        self.member[l][letter as usize]
+    }
+
     /// The number of letters (saturating), memoised.
     pub fn len(&mut self, w: &Word) -> u128 {
         let key = id(w);

@@ -233,8 +233,9 @@ fn budgets_say_cannot_certify_and_small_words_are_judged() {
     };
     let v = certify(&w, &s.alpha, &s.chain(), &tight, &Control::default()).unwrap();
     assert!(matches!(v, Verdict::CannotCertify(_)), "{v:?}");
+    // Less than one coset of the bottom group: nothing can be certified.
     let short_walk = Options {
-        max_walked: 10,
+        max_walked: 1,
         ..Options::default()
     };
     let v = certify(&w, &s.alpha, &s.chain(), &short_walk, &Control::default()).unwrap();

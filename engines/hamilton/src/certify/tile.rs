@@ -6,7 +6,9 @@
 //! remembered (by its segments and level) and never decomposed again.
 
 use super::runs::{each_letter, NodeId, Run, Runs};
+use super::slices::same_letters;
 use super::{Options, Subgroup};
+use puz_core::Word;
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker};
 use std::collections::HashMap;
 
@@ -104,7 +106,16 @@ pub struct Tiler<'a> {
     memo: HashMap<(usize, Vec<(NodeId, bool)>), Outcome>,
     /// Positions walked at the bottom so far.
     walked: u128,
+    /// Words certified to visit a whole coset of `H_l` once, by level (see [`super::slices`]).
+    paths: Vec<Vec<Vec<(Word, bool)>>>,
+    /// One word per letter, for the letters that join slices.
+    letters: &'static [Word],
 }
+
+/// Steps one comparison of slices with a certified path may take.
+const COMPARE_BUDGET: u64 = 1 << 16;
+/// Certified paths kept per level.
+const PATHS_KEPT: usize = 16;
 
 impl<'a> Tiler<'a> {
     pub fn new(
@@ -127,6 +138,14 @@ impl<'a> Tiler<'a> {
             ctl,
             memo: HashMap::new(),
             walked: 0,
+            paths: vec![Vec::new(); levels.len()],
+            // Leaked once per certificate: a word per letter of the alphabet.
+            letters: Box::leak(
+                (0..alpha.len() as u32)
+                    .map(Word::Letter)
+                    .collect::<Vec<_>>()
+                    .into_boxed_slice(),
+            ),
         }
     }
 
@@ -138,6 +157,11 @@ impl<'a> Tiler<'a> {
         if let Some(k) = &single {
             if let Some(o) = self.memo.get(k) {
                 return Ok(o.shift(runs[0].pos0, &runs[0].start, false));
+            }
+        }
+        if runs.len() > 1 {
+            if let Some(out) = self.slices(l, &runs)? {
+                return Ok(out);
             }
         }
         let positions = runs.iter().map(|r| r.len + 1).sum::<u128>();
@@ -158,8 +182,70 @@ impl<'a> Tiler<'a> {
         if let Some(k) = single {
             self.memo
                 .insert(k, out.shift(runs[0].pos0, &runs[0].start, true));
+            self.register(l, &runs[0], &out);
         }
         Ok(out)
+    }
+
+    /// Remembers a run that visits a whole coset of `H_l` once.
+    fn register(&mut self, l: usize, run: &Run<'_>, out: &Outcome) {
+        if matches!(out, Outcome::Covered(n) if *n == self.orders[l])
+            && self.paths[l].len() < PATHS_KEPT
+        {
+            let segs: Vec<(Word, bool)> = run.segs.iter().map(|&(w, i)| (w.clone(), i)).collect();
+            self.paths[l].push(segs);
+        }
+    }
+
+    /// The runs of one coset as slices of one path ([`super::slices`]): joined by the
+    /// single letters of `H_l` between them, compared with the paths certified so far, or
+    /// else tiled as one run (and remembered when it covers the coset). `None` when the
+    /// gaps are not single letters or the joined run does not cover its positions once:
+    /// the runs are then tiled one by one (which also finds the exact first repeat).
+    fn slices(&mut self, l: usize, runs: &[Run<'_>]) -> Result<Option<Outcome>, Stop> {
+        let mut segs = runs[0].segs.clone();
+        let mut len = runs[0].len;
+        for pair in runs.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            let mut end = a.start.clone();
+            for &(w, inv) in &a.segs {
+                end = end.then(&self.runs.eval(w, inv));
+            }
+            let gap = end.inverse().then(&b.start);
+            let alpha = self.runs.alpha;
+            let Some(g) =
+                (0..alpha.len()).find(|&g| alpha.perms[g] == gap && self.runs.member(l, g as u32))
+            else {
+                return Ok(None);
+            };
+            segs.push((&self.letters[g], false));
+            segs.extend(b.segs.iter().copied());
+            len += 1 + b.len;
+        }
+        let joined = Run {
+            segs,
+            start: runs[0].start.clone(),
+            pos0: runs[0].pos0,
+            len,
+        };
+        if len + 1 == self.orders[l] {
+            let known = std::mem::take(&mut self.paths[l]);
+            let mut hit = false;
+            for p in &known {
+                self.ctl.check()?;
+                let refs: Vec<(&Word, bool)> = p.iter().map(|(w, i)| (w, *i)).collect();
+                if same_letters(&mut self.runs, &joined.segs, &refs, COMPARE_BUDGET) {
+                    hit = true;
+                    break;
+                }
+            }
+            self.paths[l] = known;
+            if hit {
+                return Ok(Some(Outcome::Covered(len + 1)));
+            }
+        }
+        let out = self.tile(l, vec![joined])?;
+        Ok(matches!(out, Outcome::Covered(_)).then_some(out))
     }
 
     fn split_and_tile(&mut self, l: usize, runs: &[Run<'_>]) -> Result<Outcome, Stop> {
