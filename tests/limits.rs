@@ -1,0 +1,92 @@
+//! Scripts the fuzzer found running past their time or memory limit, run as the fuzzer
+//! runs a case (`puz-fuzz --run`: a time limit whose end sets the cancel flag, a memory
+//! limit, the peak resident size measured) one at a time. Each must end as its first line
+//! says (`// expect: timeout`, or `error` with `limit: N ms`), soon after its time limit
+//! and within its memory. The scripts are under `tests/limits/`.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+/// The time limit of a script that does not give one.
+const LIMIT_MS: u64 = 500;
+/// The memory limit of every case (its computations get a sixteenth less).
+const MEMORY_MIB: u64 = 512;
+/// How long after its time limit a case may still run: a poll of the cancel flag is due
+/// every few milliseconds (the machine may be busy with other tests); the defects this
+/// keeps away ran on for a quarter of a second to minutes.
+const GRACE: Duration = Duration::from_millis(250);
+
+struct Expect {
+    outcome: String,
+    limit_ms: u64,
+}
+
+/// `// expect: OUTCOME[, limit: N ms]` on the first line.
+fn expectation(text: &str, name: &str) -> Expect {
+    let first = text.lines().next().unwrap_or("");
+    let rest = first
+        .strip_prefix("// expect: ")
+        .unwrap_or_else(|| panic!("{name}: the first line must be `// expect: OUTCOME`"));
+    let mut parts = rest.split(", ");
+    let outcome = parts.next().unwrap().trim().to_string();
+    let limit_ms = parts
+        .next()
+        .map(|p| {
+            p.strip_prefix("limit: ")
+                .and_then(|n| n.strip_suffix(" ms"))
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{name}: write the limit as `limit: N ms`"))
+        })
+        .unwrap_or(LIMIT_MS);
+    Expect { outcome, limit_ms }
+}
+
+/// Runs `text` as a fuzzer case; fails unless it ends as expected, in time and memory.
+fn run_case(name: &str, text: &str, expect: &Expect) {
+    let dir = std::env::temp_dir().join(format!("puz-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_puz-fuzz"))
+        .arg("--run")
+        .arg(&file)
+        .args(["--limit-ms", &expect.limit_ms.to_string()])
+        .args(["--memory-mib", &MEMORY_MIB.to_string()])
+        .output()
+        .expect("run puz-fuzz");
+    let _ = std::fs::remove_file(&file);
+    let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // `OUTCOME in SECS s, MIB MiB: DETAIL`
+    let mut words = line.split_whitespace();
+    let outcome = words
+        .next()
+        .unwrap_or_else(|| panic!("{name}: no outcome: {stderr}"));
+    let secs: f64 = words
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{name}: no time in `{line}`"));
+    assert_eq!(outcome, expect.outcome, "{name}: {line}");
+    let allowed = Duration::from_millis(expect.limit_ms) + GRACE;
+    assert!(
+        secs < allowed.as_secs_f64(),
+        "{name} ran {secs} s, more than {allowed:?}: {line}"
+    );
+}
+
+#[test]
+fn scripts_end_within_their_limits() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/limits");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".puz"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    for name in names {
+        let text = std::fs::read_to_string(dir.join(&name)).unwrap();
+        run_case(&name, &text, &expectation(&text, &name));
+    }
+}
