@@ -2,7 +2,8 @@
 //! runs a case (`puz-fuzz --run`: a time limit whose end sets the cancel flag, a memory
 //! limit, the peak resident size measured) one at a time. Each must end as its first line
 //! says (`// expect: timeout`, or `error` with `limit: N ms`), soon after its time limit
-//! and within its memory. The scripts are under `tests/limits/`.
+//! and within its memory. The scripts are under `tests/limits/`; those too large to keep
+//! as files are written here.
 
 use std::path::Path;
 use std::process::Command;
@@ -89,4 +90,71 @@ fn scripts_end_within_their_limits() {
         let text = std::fs::read_to_string(dir.join(&name)).unwrap();
         run_case(&name, &text, &expectation(&text, &name));
     }
+}
+
+/// A puzzle of `n` numbered points with two moves given by their images.
+fn puzzle_of(n: usize, a: &[usize], b: &[usize]) -> String {
+    let cycles = |p: &[usize]| {
+        let mut seen = vec![false; n];
+        let mut out = String::new();
+        for i in 0..n {
+            if seen[i] || p[i] == i {
+                continue;
+            }
+            let mut c = Vec::new();
+            let mut j = i;
+            while !seen[j] {
+                seen[j] = true;
+                c.push((j + 1).to_string());
+                j = p[j];
+            }
+            out.push_str(&format!("({})", c.join(" ")));
+        }
+        out
+    };
+    format!(
+        "puzzle p {{\n  points {n}\n  move a = {}\n  move b = {}\n}}\norder(group)\n",
+        cycles(a),
+        cycles(b)
+    )
+}
+
+#[test]
+fn a_long_cycle_on_many_points_is_refused() {
+    // The issue's `points 65536` with a long cycle: the first stage of its chain alone
+    // would hold 65536 representatives of 65536 points (16 GiB); it aborted, allocating
+    // them before reserving.
+    let n = 65536;
+    let a: Vec<usize> = (0..n).map(|i| (i + 1) % n).collect();
+    let mut b: Vec<usize> = (0..n).collect();
+    b.swap(0, 1);
+    let expect = Expect {
+        outcome: "error".into(),
+        limit_ms: 5000,
+    };
+    run_case("long_cycle.puz", &puzzle_of(n, &a, &b), &expect);
+}
+
+#[test]
+fn two_random_permutations_of_many_points_are_refused() {
+    // The two random permutations on 2,000 points (they generate the symmetric
+    // group: a chain of 2,000 stages, 5 GiB).
+    let n = 2000;
+    let mut state = 12345u64;
+    let mut shuffled = || {
+        let mut p: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            p.swap(i, (state >> 33) as usize % (i + 1));
+        }
+        p
+    };
+    let (a, b) = (shuffled(), shuffled());
+    let expect = Expect {
+        outcome: "error".into(),
+        limit_ms: 5000,
+    };
+    run_case("two_random.puz", &puzzle_of(n, &a, &b), &expect);
 }
