@@ -14,7 +14,7 @@ use crate::error::{invalid, SolveError};
 use crate::metric::Metric;
 use crate::model::{Model, Normaliser};
 use crate::move_tables::MoveTables;
-use puz_core::{Control, Perm, Puzzle, Ranker};
+use puz_core::{count, Control, Perm, Puzzle, Ranker};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -154,7 +154,7 @@ impl Layers {
         self.last_samples = samples;
         ctl.step(
             "God's algorithm",
-            &format!("distance {}: {new} positions", self.depth()),
+            &format!("distance {}: {}", self.depth(), count(new, "position")),
             self.seen,
             size,
             "positions",
@@ -552,7 +552,7 @@ pub fn sparse(
             layer.par_sort_unstable();
         }
         counts.push(layer.len() as u64);
-        ctl.progress(&format!("distance {d}: {} positions", layer.len()));
+        ctl.progress(&format!("distance {d}: {}", count(layer.len(), "position")));
         if !layer.is_empty() {
             let mut s = vec![0u8; model.n];
             antipodes = layer

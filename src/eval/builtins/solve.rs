@@ -8,7 +8,7 @@ use crate::eval::puzzle_ctx::PuzzleCtx;
 use crate::eval::value::{DistanceTable, GroupVal, MetricSpec, SeqVal, Value};
 use num_bigint::BigInt;
 use puz_core::control::human_bytes;
-use puz_core::{Control, Perm, Word};
+use puz_core::{count, Control, Perm, Word};
 use puz_solver::optimal::{without_tables, DEFAULT_MAX_BUDGET};
 use puz_solver::{DistanceOptions, Metric, OptimalOptions, Solver, TablePlan};
 use serde_json::Value as J;
@@ -112,7 +112,7 @@ fn human(n: &num_bigint::BigUint) -> String {
 pub fn distances(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let (g, m, d) = run_distances(ctx, a)?;
     let title = format!("distances in {} of {}", m.name, g.text);
-    let mut out = format!("{title} ({} generators)\n", m.alphabet.len());
+    let mut out = format!("{title} ({})\n", count(m.alphabet.len(), "generator"));
     let w = d
         .counts
         .iter()
@@ -319,9 +319,9 @@ fn reachable(p: &PuzzleCtx, m: &Metric, pos: &Perm, ctl: &Control, a: &Args) -> 
     Err(Diag::new(
         a.pos(0).span,
         format!(
-            "this position cannot be reached with the moves of {} ({} generators)",
+            "this position cannot be reached with the moves of {} ({})",
             m.name,
-            m.alphabet.len()
+            count(m.alphabet.len(), "generator")
         ),
     )
     .with_help("a slice or a rotation moves what face turns cannot (the 3x3x3's centres): give a metric with those moves (`metric: stm`), or a position of the group"))
