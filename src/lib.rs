@@ -8,6 +8,7 @@
 
 pub mod batch;
 pub mod cache;
+mod clip;
 pub mod diag;
 pub mod eval;
 pub mod progress;
