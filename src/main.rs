@@ -2,6 +2,7 @@
 //! evaluate one line, open the REPL, run a shard of a batch or merge the shards.
 
 use clap::{Parser, Subcommand};
+use puz::text_file;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -82,11 +83,14 @@ fn color() -> bool {
 
 fn read_script(file: &PathBuf) -> Result<(String, String), ExitCode> {
     let (name, text) = if file.as_os_str() == "-" {
-        let mut s = String::new();
-        let r = std::io::stdin().read_to_string(&mut s);
-        ("<stdin>".to_string(), r.map(|_| s))
+        let mut bytes = Vec::new();
+        let r = std::io::stdin().read_to_end(&mut bytes);
+        let text = r
+            .map_err(|e| e.to_string())
+            .and_then(|_| text_file::text(bytes));
+        ("<stdin>".to_string(), text)
     } else {
-        (file.display().to_string(), std::fs::read_to_string(file))
+        (file.display().to_string(), text_file::read(file))
     };
     text.map(|t| (name.clone(), t)).map_err(|err| {
         eprintln!("error: cannot read {name}: {err}");

@@ -94,3 +94,23 @@ fn a_saved_cycle_is_checked_in_a_fresh_process() {
         "{text}"
     );
 }
+
+#[test]
+fn a_file_not_utf8_is_refused_with_the_place_of_its_first_bad_byte() {
+    // It said only "stream did not contain valid UTF-8".
+    let f = tmp("latin1.puz");
+    std::fs::write(&f, b"use cube3\nlet caf\xe9 = R U\n").unwrap();
+    let (_, err) = run_to_string("use.puz", &format!("use \"{f}\""));
+    let err = err.expect("refused");
+    assert!(
+        err.contains("not UTF-8 text: byte 17 (line 2, column 8) is 0xE9"),
+        "{err}"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_puz"))
+        .arg(&f)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("byte 17 (line 2, column 8)"), "{err}");
+}

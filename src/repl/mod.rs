@@ -208,7 +208,7 @@ pub fn run(mut it: Interp) -> ExitCode {
                         },
                         ("h" | "help", _) => println!("{}", help_text()),
                         ("load" | "l", Some(file)) if !file.is_empty() => {
-                            match std::fs::read_to_string(file) {
+                            match crate::text_file::read(std::path::Path::new(file)) {
                                 Ok(text) => {
                                     if let Err(d) = it.run_source(file, &text) {
                                         eprint!("{}", d.render(color));

@@ -273,7 +273,7 @@ pub fn read_sequences(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let Value::Str(path) = &path_arg.value else {
         unreachable!("checked kind")
     };
-    let text = std::fs::read_to_string(ctx.file(path)).map_err(|e| {
+    let text = crate::text_file::read(&ctx.file(path)).map_err(|e| {
         Diag::new(path_arg.span, format!("cannot read {path}: {e}"))
             .with_help("a file of move sequences, one a line")
     })?;

@@ -279,7 +279,7 @@ impl Interp {
             return Err(Diag::new(span, format!("no file {path}"))
                 .with_help("`use \"FILE\"` reads a .puz file (relative paths: from the script's folder, then the working directory); `use NAME` loads a puzzle"));
         };
-        let text = std::fs::read_to_string(file)
+        let text = crate::text_file::read(file)
             .map_err(|e| Diag::new(span, format!("cannot read {}: {e}", file.display())))?;
         match puz_formats::Format::of_path(path) {
             Some(format) => self.import(format, file, text),
