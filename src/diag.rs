@@ -68,6 +68,15 @@ impl Diag {
 
     /// Renders the diagnostic as text (no colours when `color` is false).
     pub fn render(&self, color: bool) -> String {
+        self.render_as(color, false)
+    }
+
+    /// Renders it as a warning (reported, and the script goes on).
+    pub fn render_warning(&self, color: bool) -> String {
+        self.render_as(color, true)
+    }
+
+    fn render_as(&self, color: bool, warning: bool) -> String {
         let handler = if color {
             miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode())
         } else {
@@ -81,7 +90,7 @@ impl Diag {
             let points: Vec<usize> = spans.flat_map(|s| [s.start, s.end]).collect();
             Clipped::new(&src.name, src.text.clone(), &points)
         });
-        let report = Rendered(self, clipped);
+        let report = Rendered(self, clipped, warning);
         if handler.render_report(&mut out, &report).is_err() {
             return format!("error: {}", self.message);
         }
@@ -98,7 +107,7 @@ impl fmt::Display for Diag {
 impl std::error::Error for Diag {}
 
 /// A diagnostic with its source as shown (long lines cut).
-struct Rendered<'a>(&'a Diag, Option<Clipped>);
+struct Rendered<'a>(&'a Diag, Option<Clipped>, bool);
 
 impl fmt::Debug for Rendered<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -115,6 +124,10 @@ impl fmt::Display for Rendered<'_> {
 impl std::error::Error for Rendered<'_> {}
 
 impl Diagnostic for Rendered<'_> {
+    fn severity(&self) -> Option<miette::Severity> {
+        self.2.then_some(miette::Severity::Warning)
+    }
+
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.0
             .help

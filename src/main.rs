@@ -126,6 +126,7 @@ fn main() -> ExitCode {
 fn run() -> ExitCode {
     let cli = Cli::parse();
     let mut it = puz::eval::Interp::new(Box::new(std::io::stdout()));
+    it.warn = Box::new(|d| eprint!("{}", d.render_warning(color())));
     // `show` draws in colour only on a terminal (and not under NO_COLOR or TERM=dumb).
     it.colour = std::io::IsTerminal::is_terminal(&std::io::stdout())
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())

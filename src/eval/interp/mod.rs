@@ -54,6 +54,9 @@ pub struct Interp {
     pub cache: Option<std::path::PathBuf>,
     /// The fields the builtins called by the current statement reported (for `--json`).
     fields: Vec<Field>,
+    /// Where warnings go (rendered with `Diag::render_warning`, to standard error
+    /// uncoloured, unless set).
+    pub warn: Box<dyn FnMut(&Diag)>,
 }
 
 pub use crate::diag::EvalResult;
@@ -78,6 +81,7 @@ impl Interp {
             jobs: None,
             cache: None,
             fields: Vec::new(),
+            warn: Box::new(|d| eprint!("{}", d.render_warning(false))),
         }
     }
 
@@ -110,6 +114,7 @@ impl Interp {
     pub fn exec(&mut self, stmt: &Stmt) -> EvalResult<()> {
         match stmt {
             Stmt::Puzzle(def) => {
+                self.warn_if_hiding(&def.name);
                 let text = self.source.text.clone();
                 let ctx = build_puzzle::build(def, &text, &mut |ctx, e| {
                     let w = self.word_in(ctx, e)?;
@@ -180,6 +185,32 @@ impl Interp {
                 Ok(())
             }
         }
+    }
+
+    /// A puzzle defined under a name already in use is allowed (sequences of the earlier
+    /// one stay on it), but said: a second `puzzle p`, or a puzzle named as a standard one
+    /// (which `use NAME` would no longer reach).
+    fn warn_if_hiding(&mut self, name: &Ident) {
+        let n = &name.name;
+        let d = if self.puzzles.contains_key(n) {
+            Diag::new(
+                name.span,
+                format!("puzzle `{n}` is defined again: what was made with the earlier `{n}` stays on it"),
+            )
+            .with_label("defined again here")
+            .with_help("give the new puzzle another name to keep the two apart")
+        } else if crate::stdlib::get(n).is_some() && self.source.name != format!("stdlib/{n}.puz") {
+            Diag::new(
+                name.span,
+                format!("puzzle `{n}` has the name of a standard puzzle: `use {n}` now selects this one"),
+            )
+            .with_label("defined here")
+            .with_help("give it another name to keep the standard puzzle in reach")
+        } else {
+            return;
+        };
+        let d = d.in_source(&self.source);
+        (self.warn)(&d);
     }
 
     fn check_bindable(&self, name: &Ident) -> EvalResult<()> {
