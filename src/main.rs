@@ -81,7 +81,7 @@ fn color() -> bool {
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-fn read_script(file: &PathBuf) -> Result<(String, String), ExitCode> {
+fn read_script(file: &Path) -> Result<(String, String), ExitCode> {
     let (name, text) = if file.as_os_str() == "-" {
         let mut bytes = Vec::new();
         let r = std::io::stdin().read_to_end(&mut bytes);
@@ -236,7 +236,7 @@ fn finish(result: Result<(), puz::diag::Diag>) -> ExitCode {
 }
 
 /// `puz batch FILE --shard K/N --out DIR`.
-fn batch(mut it: puz::eval::Interp, file: &PathBuf, shard: Option<&str>, out: &Path) -> ExitCode {
+fn batch(mut it: puz::eval::Interp, file: &Path, shard: Option<&str>, out: &Path) -> ExitCode {
     let shard = match puz::batch::shard::resolve(shard, &|k| std::env::var(k).ok()) {
         Ok(s) => s,
         Err(msg) => {

@@ -164,8 +164,8 @@ pub fn check_by_cosets(
         Verdict::Certified(k) => {
             let size = order_of(&es.last().unwrap().1, &g.text, span)?;
             let what = match k {
-                Kind::Cycle => format!("Hamilton cycle of {}: {}, {}, returns to start", g.text, count(s.word.len(), "move"), count(&size, "distinct position")),
-                _ => format!("Hamilton path of {}: {}, all {} once", g.text, count(s.word.len(), "move"), count(&size, "position")),
+                Kind::Cycle => format!("Hamilton cycle of {}: {}, {}, returns to start", g.text, count(s.word.len(), "move"), count(size, "distinct position")),
+                _ => format!("Hamilton path of {}: {}, all {} once", g.text, count(s.word.len(), "move"), count(size, "position")),
             };
             (format!("{what} ({by})"), Some(k))
         }
