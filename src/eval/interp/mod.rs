@@ -123,7 +123,7 @@ impl Interp {
                 let ctx = Rc::new(ctx);
                 self.puzzles.insert(def.name.name.clone(), ctx.clone());
                 self.current = Some(ctx);
-                Ok(())
+                self.check_declared_order(def)
             }
             Stmt::Use { name, args, .. } => self.use_puzzle(name, args),
             Stmt::UseFile {
@@ -185,6 +185,37 @@ impl Interp {
                 Ok(())
             }
         }
+    }
+
+    /// A puzzle's `order N` is checked against the group its moves generate (the
+    /// standard library's are checked by its tests, not on every `use`).
+    fn check_declared_order(&mut self, def: &PuzzleDef) -> EvalResult<()> {
+        let declared = def.items.iter().find_map(|i| match i {
+            PuzzleItem::Order { value, span } => Some((value, *span)),
+            _ => None,
+        });
+        let Some((want, span)) = declared else {
+            return Ok(());
+        };
+        if self.source.name.starts_with("stdlib/") {
+            return Ok(());
+        }
+        let Value::Group(g) = self.eval_name("group", span)? else {
+            unreachable!("`group` is a group")
+        };
+        let got = g.engine(&self.ctl, span)?.group.order();
+        if got == *want {
+            return Ok(());
+        }
+        Err(Diag::new(
+            span,
+            format!(
+                "puzzle `{}` declares order {want}, but its moves generate a group of order {got}",
+                def.name.name
+            ),
+        )
+        .with_label("declared here")
+        .with_help(format!("write `order {got}`, or leave the line out")))
     }
 
     /// A puzzle defined under a name already in use is allowed (sequences of the earlier
