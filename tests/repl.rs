@@ -417,3 +417,21 @@ fn script_results_say_what_gave_them() {
     assert_eq!(run(&["-q", "-e", "use cube3; order(R U)"]).trim(), "105");
     let _ = std::fs::remove_file(&path);
 }
+
+/// `-e` with a script is refused, not run with the script ignored (issue 19: `puz -e
+/// 'use cube3' run missing.puz` exited 0).
+#[test]
+fn an_expression_and_a_script_together_are_refused() {
+    for args in [
+        &["-e", "use cube3", "run", "missing.puz"][..],
+        &["-e", "use cube3", "missing.puz"][..],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_puz"))
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("not both"), "{args:?}: {err}");
+    }
+}
