@@ -50,6 +50,10 @@ fn piped_sessions_report_a_failure_in_their_status() {
     let (out, _, ok) = repl("use cube3\norder(R)\n");
     assert!(ok);
     assert!(out.contains('4'), "{out}");
+    // A bracket still open where the input ends was dropped, and the session exited 0.
+    let (_, err, ok) = repl("use cube3\norder(R\n");
+    assert!(!ok);
+    assert!(err.contains("this `(` is not closed"), "{err}");
 }
 
 #[test]

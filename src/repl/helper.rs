@@ -14,6 +14,9 @@ pub struct PuzHelper {
     puzzles: Vec<String>,
     metrics: Vec<String>,
     files: FilenameCompleter,
+    /// Whether an entry with an open bracket reads on (at a terminal; piped input is
+    /// joined by the session, which sees where the input ends).
+    pub read_on: bool,
 }
 
 impl PuzHelper {
@@ -58,6 +61,7 @@ impl PuzHelper {
             puzzles,
             metrics,
             files: FilenameCompleter::new(),
+            read_on: true,
         }
     }
 
@@ -121,7 +125,7 @@ impl Completer for PuzHelper {
 
 impl Validator for PuzHelper {
     fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        if crate::syntax::parser::unclosed(ctx.input()).is_some() {
+        if self.read_on && crate::syntax::parser::unclosed(ctx.input()).is_some() {
             Ok(ValidationResult::Incomplete)
         } else {
             Ok(ValidationResult::Valid(None))

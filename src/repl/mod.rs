@@ -165,8 +165,13 @@ pub fn run(mut it: Interp) -> ExitCode {
     let mut n = 0;
     let mut timing = false;
     let mut queued = std::collections::VecDeque::new();
+    // Piped in, an entry reads on over lines until its brackets close; one still open
+    // where the input ends is run as it is, so its error is reported.
+    let mut open: Option<String> = None;
     loop {
-        rl.set_helper(Some(PuzHelper::new(&it)));
+        let mut helper = PuzHelper::new(&it);
+        helper.read_on = interactive;
+        rl.set_helper(Some(helper));
         queued.extend(typeahead::waiting_lines());
         let read = match queued.pop_front() {
             // A line typed while the last command ran: shown with its prompt, then run.
@@ -186,6 +191,21 @@ pub fn run(mut it: Interp) -> ExitCode {
                 Ok(line)
             }
             None => rl.readline("puz> "),
+        };
+        let read = match read {
+            Ok(line) if !interactive => {
+                let line = match open.take() {
+                    Some(before) => format!("{before}\n{line}"),
+                    None => line,
+                };
+                if crate::syntax::parser::unclosed(&line).is_some() {
+                    open = Some(line);
+                    continue;
+                }
+                Ok(line)
+            }
+            Err(ReadlineError::Eof) if open.is_some() => Ok(open.take().unwrap_or_default()),
+            r => r,
         };
         match read {
             Ok(line) => {
