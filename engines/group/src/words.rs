@@ -74,9 +74,10 @@ impl Filler<'_> {
         self.table[j].iter().any(|w| w.is_none())
     }
 
-    /// The bytes the table's words hold. Completion can make each stage's words a few
-    /// times longer than the last (a Schreier generator is three words end to end), so
-    /// what it adds is reserved against this and the Control's limit first.
+    /// The bytes held while filling: the table's words, the pool and what lies beside.
+    /// Completion can make each stage's words a few times longer than the last (a
+    /// Schreier generator is three words end to end), so what it adds is reserved
+    /// against this and the Control's limit first.
     fn held(&self) -> u64 {
         let n = self.chain.n;
         let words = self.table.iter().flatten().flatten();
