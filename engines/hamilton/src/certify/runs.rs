@@ -315,7 +315,7 @@ impl<'a> Runs<'a> {
                 if to.out.len() > to.max {
                     return Err(SplitStop::TooMany(to.out.len()));
                 }
-                if to.out.len() % 4096 == 0 {
+                if to.out.len().is_multiple_of(4096) {
                     to.ctl.check().map_err(SplitStop::Interrupt)?;
                 }
             }
