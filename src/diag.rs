@@ -1,6 +1,7 @@
 //! Diagnostics: an error with a span, a label and a hint, rendered by miette against
 //! the source it came from.
 
+use crate::clip::Clipped;
 use crate::span::Span;
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
 use std::fmt;
@@ -75,6 +76,15 @@ impl Diag {
 
     /// Renders the diagnostic as text (no colours when `color` is false).
     pub fn render(&self, color: bool) -> String {
+        self.render_as(color, false)
+    }
+
+    /// Renders it as a warning (reported, and the script goes on).
+    pub fn render_warning(&self, color: bool) -> String {
+        self.render_as(color, true)
+    }
+
+    fn render_as(&self, color: bool, warning: bool) -> String {
         let handler = if color {
             miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode())
         } else {
@@ -83,7 +93,12 @@ impl Diag {
         .with_width(100)
         .with_links(false);
         let mut out = String::new();
-        let report = Rendered(self, self.source.as_deref().map(named));
+        let clipped = self.source.as_deref().map(|src| {
+            let spans = std::iter::once(&self.span).chain(self.related.iter().map(|(s, _)| s));
+            let points: Vec<usize> = spans.flat_map(|s| [s.start, s.end]).collect();
+            Clipped::new(&src.name, src.text.clone(), &points)
+        });
+        let report = Rendered(self, clipped, warning);
         if handler.render_report(&mut out, &report).is_err() {
             return format!("error: {}", self.message);
         }
@@ -99,7 +114,8 @@ impl fmt::Display for Diag {
 
 impl std::error::Error for Diag {}
 
-struct Rendered<'a>(&'a Diag, Option<NamedSource<Arc<String>>>);
+/// A diagnostic with its source as shown (long lines cut).
+struct Rendered<'a>(&'a Diag, Option<Clipped>, bool);
 
 impl fmt::Debug for Rendered<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -116,6 +132,10 @@ impl fmt::Display for Rendered<'_> {
 impl std::error::Error for Rendered<'_> {}
 
 impl Diagnostic for Rendered<'_> {
+    fn severity(&self) -> Option<miette::Severity> {
+        self.2.then_some(miette::Severity::Warning)
+    }
+
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.0
             .help
@@ -129,9 +149,10 @@ impl Diagnostic for Rendered<'_> {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let src = self.0.source.as_ref()?;
+        let shown = self.1.as_ref()?;
         let clamp = |s: Span| {
-            let start = s.start.min(src.text.len());
-            let end = s.end.min(src.text.len()).max(start);
+            let start = shown.offset(s.start.min(src.text.len()));
+            let end = shown.offset(s.end.min(src.text.len())).max(start);
             (start, end - start)
         };
         let mut v = vec![LabeledSpan::new_primary_with_span(

@@ -3,11 +3,13 @@
 //! Stages: [`syntax`] (pest grammar -> AST with spans), [`eval`] (interpreter, values,
 //! builtins calling the engines), [`repl`] (interactive loop), [`batch`] (`puz batch` and
 //! `puz merge`: a script's batch split into shards), [`diag`] (diagnostics), [`progress`]
-//! (progress bars and lines), [`cache`] (`puz cache`).
+//! (progress bars and lines), [`cache`] (`puz cache`), [`text_file`] (files read as
+//! text).
 //! The engines are separate crates under `engines/` and know nothing of the syntax.
 
 pub mod batch;
 pub mod cache;
+mod clip;
 pub mod diag;
 pub mod eval;
 pub mod progress;
@@ -15,6 +17,7 @@ pub mod repl;
 pub mod span;
 pub mod stdlib;
 pub mod syntax;
+pub mod text_file;
 
 use std::io::Write;
 

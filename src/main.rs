@@ -2,6 +2,7 @@
 //! evaluate one line, open the REPL, run a shard of a batch or merge the shards.
 
 use clap::{Parser, Subcommand};
+use puz::text_file;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -80,13 +81,16 @@ fn color() -> bool {
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-fn read_script(file: &PathBuf) -> Result<(String, String), ExitCode> {
+fn read_script(file: &Path) -> Result<(String, String), ExitCode> {
     let (name, text) = if file.as_os_str() == "-" {
-        let mut s = String::new();
-        let r = std::io::stdin().read_to_string(&mut s);
-        ("<stdin>".to_string(), r.map(|_| s))
+        let mut bytes = Vec::new();
+        let r = std::io::stdin().read_to_end(&mut bytes);
+        let text = r
+            .map_err(|e| e.to_string())
+            .and_then(|_| text_file::text(bytes));
+        ("<stdin>".to_string(), text)
     } else {
-        (file.display().to_string(), std::fs::read_to_string(file))
+        (file.display().to_string(), text_file::read(file))
     };
     text.map(|t| (name.clone(), t)).map_err(|err| {
         eprintln!("error: cannot read {name}: {err}");
@@ -122,6 +126,7 @@ fn main() -> ExitCode {
 fn run() -> ExitCode {
     let cli = Cli::parse();
     let mut it = puz::eval::Interp::new(Box::new(std::io::stdout()));
+    it.warn = Box::new(|d| eprint!("{}", d.render_warning(color())));
     // `show` draws in colour only on a terminal (and not under NO_COLOR or TERM=dumb).
     it.colour = std::io::IsTerminal::is_terminal(&std::io::stdout())
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
@@ -232,7 +237,7 @@ fn finish(result: Result<(), puz::diag::Diag>) -> ExitCode {
 }
 
 /// `puz batch FILE --shard K/N --out DIR`.
-fn batch(mut it: puz::eval::Interp, file: &PathBuf, shard: Option<&str>, out: &Path) -> ExitCode {
+fn batch(mut it: puz::eval::Interp, file: &Path, shard: Option<&str>, out: &Path) -> ExitCode {
     let shard = match puz::batch::shard::resolve(shard, &|k| std::env::var(k).ok()) {
         Ok(s) => s,
         Err(msg) => {

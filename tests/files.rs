@@ -117,3 +117,23 @@ fn long_sources_run_statement_by_statement() {
     let line = n + 9;
     assert!(err.contains(&format!("long.puz:{line}:")), "{err}");
 }
+
+#[test]
+fn a_file_not_utf8_is_refused_with_the_place_of_its_first_bad_byte() {
+    // It said only "stream did not contain valid UTF-8".
+    let f = tmp("latin1.puz");
+    std::fs::write(&f, b"use cube3\nlet caf\xe9 = R U\n").unwrap();
+    let (_, err) = run_to_string("use.puz", &format!("use \"{f}\""));
+    let err = err.expect("refused");
+    assert!(
+        err.contains("not UTF-8 text: byte 17 (line 2, column 8) is 0xE9"),
+        "{err}"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_puz"))
+        .arg(&f)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("byte 17 (line 2, column 8)"), "{err}");
+}

@@ -1,6 +1,6 @@
-//! Defects the fuzzer (`src/bin/puz-fuzz`) found whose diagnostics quote what the
-//! machine has (so they are not snapshots under `tests/bad/`): each must be refused with
-//! a clear message, not abort or run away.
+//! Defects the fuzzer (`src/bin/puz-fuzz`) and issue 19 found whose diagnostics quote
+//! what the machine has (so they are not snapshots under `tests/bad/`): each must be
+//! refused with a clear message, not abort or run away.
 
 fn error_of(src: &str) -> String {
     let (_, err) = puz::run_to_string("<test>", src);
@@ -33,4 +33,18 @@ fn a_sparse_search_counts_its_new_layer_before_allocating_it() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("distance 7") && err.contains("needs"), "{err}");
+}
+
+#[test]
+fn a_full_table_refused_says_the_rule_it_was_refused_by() {
+    // It said "needs about 20.3 GiB and only 23.1 GiB is available" when refusing at half.
+    let e = error_of("use cube3\ndistances(group)");
+    // The message as one line (the renderer wraps it).
+    let flat = e
+        .split_whitespace()
+        .filter(|w| *w != "│")
+        .collect::<Vec<_>>()
+        .join(" ");
+    let rule = "a full table needs about 9.4 EiB, and a table may take at most half of the";
+    assert!(flat.contains(rule), "{e}");
 }

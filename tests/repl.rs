@@ -50,6 +50,10 @@ fn piped_sessions_report_a_failure_in_their_status() {
     let (out, _, ok) = repl("use cube3\norder(R)\n");
     assert!(ok);
     assert!(out.contains('4'), "{out}");
+    // A bracket still open where the input ends was dropped, and the session exited 0.
+    let (_, err, ok) = repl("use cube3\norder(R\n");
+    assert!(!ok);
+    assert!(err.contains("this `(` is not closed"), "{err}");
 }
 
 #[test]
@@ -459,4 +463,22 @@ fn machine_made_names_are_explained() {
         .unwrap();
     let raw = String::from_utf8_lossy(&raw.stdout);
     assert!(raw.contains("left3") && !raw.contains("where"), "{raw}");
+}
+
+/// `-e` with a script is refused, not run with the script ignored (issue 19: `puz -e
+/// 'use cube3' run missing.puz` exited 0).
+#[test]
+fn an_expression_and_a_script_together_are_refused() {
+    for args in [
+        &["-e", "use cube3", "run", "missing.puz"][..],
+        &["-e", "use cube3", "missing.puz"][..],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_puz"))
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("not both"), "{args:?}: {err}");
+    }
 }

@@ -83,16 +83,16 @@ pub fn merge(dir: &Path) -> Result<String, String> {
                 }
             }
             msg.push_str(&format!(
-                "\n  {} of {total} items missing ({}); the first: {}",
-                missing.len(),
+                "\n  {} of {total} missing ({}); the first: {}",
+                puz_core::count(missing.len(), "item"),
                 by_shard.join(", "),
                 list(&missing)
             ));
         }
         if !twice.is_empty() {
             msg.push_str(&format!(
-                "\n  {} items more than once: {}",
-                twice.len(),
+                "\n  {} more than once: {}",
+                puz_core::count(twice.len(), "item"),
                 list(&twice)
             ));
         }

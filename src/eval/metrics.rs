@@ -50,13 +50,14 @@ pub fn resolve(
     spec: &MetricSpec,
     names: &[String],
     span: Span,
+    ctl: &puz_core::Control,
 ) -> EvalResult<Metric> {
     let refs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
     let r = match spec {
         MetricSpec::Named(n) => match n.as_str() {
-            "htm" => Metric::htm(&p.def, &refs),
-            "qtm" => Metric::qtm(&p.def, &refs),
-            "atm" => Metric::atm(&p.def, &refs),
+            "htm" => Metric::htm(&p.def, &refs, ctl),
+            "qtm" => Metric::qtm(&p.def, &refs, ctl),
+            "atm" => Metric::atm(&p.def, &refs, ctl),
             "stm" => {
                 // Slices: the other moves given by cycles (M E S on the 3x3x3).
                 let slices: Vec<&str> = p
@@ -66,13 +67,13 @@ pub fn resolve(
                     .filter(|m| m.primitive && !refs.contains(&m.name.as_str()))
                     .map(|m| m.name.as_str())
                     .collect();
-                Metric::stm(&p.def, &refs, &slices)
+                Metric::stm(&p.def, &refs, &slices, ctl)
             }
             other => return Err(Diag::new(span, format!("unknown metric `{other}`"))),
         },
         MetricSpec::Explicit { name, gens } => {
             let g: Vec<(&str, u32)> = gens.iter().map(|(t, c)| (t.as_str(), *c)).collect();
-            Metric::explicit(&p.def, name, &g)
+            Metric::explicit(&p.def, name, &g, ctl)
         }
     };
     r.map_err(|e| Diag::new(span, e.to_string()))
@@ -84,6 +85,7 @@ pub fn length_in(
     spec: &MetricSpec,
     seq_span: Span,
     call_span: Span,
+    ctl: &puz_core::Control,
 ) -> EvalResult<Value> {
     let p = &s.puzzle;
     let names = if matches!(spec, MetricSpec::Named(n) if n != "stm") {
@@ -96,7 +98,7 @@ pub fn length_in(
             .map(|m| m.name.clone())
             .collect()
     };
-    let m = resolve(p, spec, &names, call_span)?;
+    let m = resolve(p, spec, &names, call_span, ctl)?;
     match puz_solver::length(&s.word, &p.alphabet, &m) {
         Some(n) => Ok(Value::Int(BigInt::from(n))),
         None => Err(Diag::new(

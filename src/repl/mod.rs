@@ -189,6 +189,9 @@ pub fn run(mut it: Interp) -> ExitCode {
     let mut n = 0;
     let mut timing = false;
     let mut queued = std::collections::VecDeque::new();
+    // Piped in, an entry reads on over lines until its brackets close; one still open
+    // where the input ends is run as it is, so its error is reported.
+    let mut open: Option<String> = None;
     loop {
         rl.set_helper(Some(PuzHelper::new(&it)));
         queued.extend(typeahead::waiting_lines());
@@ -211,6 +214,21 @@ pub fn run(mut it: Interp) -> ExitCode {
             }
             None => read_entry(&mut rl),
         };
+        let read = match read {
+            Ok(line) if !interactive => {
+                let line = match open.take() {
+                    Some(before) => format!("{before}\n{line}"),
+                    None => line,
+                };
+                if crate::syntax::parser::unclosed(&line).is_some() {
+                    open = Some(line);
+                    continue;
+                }
+                Ok(line)
+            }
+            Err(ReadlineError::Eof) if open.is_some() => Ok(open.take().unwrap_or_default()),
+            r => r,
+        };
         match read {
             Ok(line) => {
                 let trimmed = line.trim();
@@ -232,7 +250,7 @@ pub fn run(mut it: Interp) -> ExitCode {
                         },
                         ("h" | "help", _) => println!("{}", help_text()),
                         ("load" | "l", Some(file)) if !file.is_empty() => {
-                            match std::fs::read_to_string(file) {
+                            match crate::text_file::read(std::path::Path::new(file)) {
                                 Ok(text) => {
                                     if let Err(d) = it.run_source(file, &text) {
                                         eprint!("{}", d.render(color));

@@ -1,6 +1,7 @@
 //! puz-core: the data every engine shares and nothing else.
 //!
 //! - [`control`]: cancellation, progress and memory checks for long computations.
+//! - [`count`]: a number with its noun, singular for one.
 //! - [`progress`]: what long computations report, and reports as plain lines.
 //! - [`perm`]: permutations of points (`u16` images), composed left to right.
 //! - [`puzzle`]: a puzzle as orbits of pieces with orientations, flattened to points.
@@ -11,6 +12,7 @@
 //! No module here knows the `puz` syntax: the interpreter builds these values.
 
 pub mod control;
+pub mod count;
 pub mod perm;
 pub mod progress;
 pub mod puzzle;
@@ -19,6 +21,7 @@ pub mod word;
 pub mod word_file;
 
 pub use control::{Control, Interrupt};
+pub use count::count;
 pub use perm::Perm;
 pub use puzzle::{MoveBuilder, NamedMove, Orbit, OrbitState, Puzzle};
 pub use rank::Ranker;

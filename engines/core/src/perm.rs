@@ -121,6 +121,14 @@ impl Perm {
         }
     }
 
+    /// Whether `self` and `other` commute, without building either product.
+    pub fn commutes_with(&self, other: &Perm) -> bool {
+        let (a, b) = (&self.images, &other.images);
+        a.iter()
+            .zip(b)
+            .all(|(&x, &y)| b[x as usize] == a[y as usize])
+    }
+
     /// In place: `self = self.then(other)`.
     pub fn then_assign(&mut self, other: &Perm) {
         for v in self.images.iter_mut() {

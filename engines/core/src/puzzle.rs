@@ -43,6 +43,12 @@ impl Orbit {
 
     /// The location with this label or number.
     pub fn location(&self, name: &str) -> Option<usize> {
+        // `points n` labels its locations 1..n: found without a scan (a move of a
+        // 65536-point cycle looks up every one of them).
+        let k = name.parse::<usize>().ok().and_then(|k| k.checked_sub(1));
+        if let Some(k) = k.filter(|&k| self.labels.get(k).is_some_and(|l| l == name)) {
+            return Some(k);
+        }
         if let Some(i) = self.labels.iter().position(|l| l == name) {
             return Some(i);
         }

@@ -67,6 +67,21 @@ impl Level {
         &self.inv[k * n..(k + 1) * n]
     }
 
+    /// The heap bytes this level holds (by capacity: what the allocator gave it).
+    fn bytes(&self) -> u64 {
+        (self.reps.capacity() + self.inv.capacity()) as u64 * 2
+            + self.pos.capacity() as u64 * 4
+            + self.parent.capacity() as u64 * 8
+            + self.moved.capacity() as u64
+            + (self.orbit.capacity() + self.support.capacity() + self.drop.capacity()) as u64 * 2
+            + self.gens.capacity() as u64 * 4
+    }
+
+    /// What a new level of a chain on `n` points holds.
+    fn new_bytes(n: usize) -> u64 {
+        n as u64 * 13
+    }
+
     /// Replaces representative `k` (the caller guarantees it maps the base to `orbit[k]`).
     pub fn set_rep(&mut self, k: usize, n: usize, rep: &[u16]) {
         debug_assert_eq!(rep[self.base] as usize, self.orbit[k] as usize);
@@ -201,14 +216,24 @@ impl Chain {
         }
     }
 
-    /// Recomputes the supports and drop lists after generators were added to levels `0..=upto`.
-    fn refresh_supports(&mut self, upto: usize) {
+    /// The heap bytes the chain holds.
+    pub fn bytes(&self) -> u64 {
+        let gens: u64 = self.gens.iter().map(|g| g.capacity() as u64 * 2 + 24).sum();
+        gens + self.levels.iter().map(Level::bytes).sum::<u64>()
+    }
+
+    /// Recomputes the supports and drop lists after generators were added to levels
+    /// `0..=upto` (work of levels times points: it polls `ctl`).
+    fn refresh_supports(&mut self, upto: usize, ctl: &Control) -> Result<(), Interrupt> {
         let n = self.n;
         for j in 0..=upto.min(self.levels.len().saturating_sub(1)) {
             let l = &mut self.levels[j];
             l.support = (0..n).filter(|&x| l.moved[x]).map(|x| x as u16).collect();
         }
         for j in 0..self.levels.len() {
+            if j % 64 == 0 {
+                ctl.check()?;
+            }
             let prev: Option<&[bool]> = if j == 0 {
                 None
             } else {
@@ -225,6 +250,7 @@ impl Chain {
             .last()
             .map(|l| l.support.clone())
             .unwrap_or_default();
+        Ok(())
     }
 
     pub fn contains(&self, g: &[u16]) -> bool {
@@ -233,19 +259,29 @@ impl Chain {
     }
 
     /// Adds a level with this base point at the end.
-    fn push_level(&mut self, base: usize) {
+    fn push_level(&mut self, base: usize, ctl: &Control) -> Result<(), Interrupt> {
+        ctl.reserve(
+            "the stabiliser chain",
+            self.bytes() + Level::new_bytes(self.n),
+        )?;
         self.levels.push(Level::new(base, self.n));
-        self.refresh_supports(0);
+        self.refresh_supports(0, ctl)
     }
 
     /// Adds `g` (fixing the bases of levels `0..at`) as a strong generator of levels `0..=at`,
     /// creating level `at` with base `new_base` if it does not exist.
-    fn add_gen(&mut self, g: Vec<u16>, at: usize, new_base: Option<usize>) {
+    fn add_gen(
+        &mut self,
+        g: Vec<u16>,
+        at: usize,
+        new_base: Option<usize>,
+        ctl: &Control,
+    ) -> Result<(), Interrupt> {
         if at == self.levels.len() {
             let b = new_base
                 .or_else(|| raw::first_moved(&g))
                 .expect("a new level needs a moved point");
-            self.push_level(b);
+            self.push_level(b, ctl)?;
         }
         let s = self.gens.len() as u32;
         for j in 0..=at {
@@ -258,14 +294,17 @@ impl Chain {
         self.gens.push(g);
         for j in 0..=at {
             self.levels[j].gens.push(s);
-            self.extend_orbit(j, s);
+            self.extend_orbit(j, s, ctl)?;
         }
-        self.refresh_supports(at);
+        self.refresh_supports(at, ctl)
     }
 
-    /// Extends the orbit of level `j` after generator `s` was added to it.
-    fn extend_orbit(&mut self, j: usize, s: u32) {
+    /// Extends the orbit of level `j` after generator `s` was added to it. Each orbit
+    /// point takes two rows of `n` images: the growth is reserved before it is made (one
+    /// level of `points 65536` with a long cycle would hold 16 GiB).
+    fn extend_orbit(&mut self, j: usize, s: u32, ctl: &Control) -> Result<(), Interrupt> {
         let n = self.n;
+        let others = self.bytes() - self.levels[j].bytes();
         let gens = &self.gens;
         let l = &mut self.levels[j];
         let old = l.orbit.len();
@@ -278,10 +317,23 @@ impl Chain {
                 &l.gens[..]
             };
             let apply = apply.to_vec();
+            if idx % 64 == 0 {
+                ctl.check()?;
+            }
             for &gi in &apply {
                 let g = &gens[gi as usize];
                 let gamma = g[beta] as usize;
                 if l.pos[gamma] == NONE {
+                    if l.reps.len() + n > l.reps.capacity() {
+                        // Room for half as many points again; while the rows are
+                        // copied the old ones are held too.
+                        let rows = l.orbit.len() + l.orbit.len() / 2 + 1;
+                        let grown = (rows * n - l.reps.len()) as u64 * 4;
+                        let copied = l.reps.capacity() as u64 * 2;
+                        ctl.reserve("the stabiliser chain", others + l.bytes() + grown + copied)?;
+                        l.reps.reserve_exact(rows * n - l.reps.len());
+                        l.inv.reserve_exact(rows * n - l.inv.len());
+                    }
                     let k = l.orbit.len();
                     l.pos[gamma] = k as u32;
                     l.orbit.push(gamma as u16);
@@ -294,13 +346,14 @@ impl Chain {
             }
             idx += 1;
         }
+        Ok(())
     }
 
     /// Drops strong generators a level does not need: bottom up, a level keeps the next
     /// level's generators plus, from its own, only those that enlarge the orbit until it is
     /// as large as before. Transversals are rebuilt. Verification afterwards makes the
     /// smaller generating sets certain (fewer Schreier generators to sift).
-    pub fn prune(&mut self) {
+    pub fn prune(&mut self, ctl: &Control) -> Result<(), Interrupt> {
         let n = self.n;
         let levels = self.levels.len();
         let mut home = vec![0usize; self.gens.len()];
@@ -343,7 +396,7 @@ impl Chain {
                 }
             }
             if orbit.len() != target {
-                return; // keep the chain as it is
+                return Ok(()); // keep the chain as it is
             }
             plan[j] = chosen.clone();
             kept = chosen;
@@ -358,31 +411,21 @@ impl Chain {
                     }
                 }
                 self.levels[j].gens.push(s);
-                self.extend_orbit(j, s);
+                self.extend_orbit(j, s, ctl)?;
             }
         }
-        self.refresh_supports(levels.saturating_sub(1));
+        self.refresh_supports(levels.saturating_sub(1), ctl)
     }
 
     /// Adds the residue of a failed sift (`Sifted::OutOfOrbit(j)` or `Residue`).
-    fn add_residue(&mut self, h: Vec<u16>, how: Sifted) -> usize {
-        match how {
-            Sifted::OutOfOrbit(j) => {
-                self.add_gen(h, j, None);
-                j
-            }
-            Sifted::Residue => {
-                let j = self.levels.len();
-                self.add_gen(h, j, None);
-                j
-            }
+    fn add_residue(&mut self, h: Vec<u16>, how: Sifted, ctl: &Control) -> Result<usize, Interrupt> {
+        let j = match how {
+            Sifted::OutOfOrbit(j) => j,
+            Sifted::Residue => self.levels.len(),
             Sifted::Member => unreachable!(),
-        }
-    }
-
-    /// Bytes the transversals of this chain take, per orbit point.
-    pub fn bytes_per_point(&self) -> u64 {
-        (self.n as u64) * 4 + 16
+        };
+        self.add_gen(h, j, None, ctl)?;
+        Ok(j)
     }
 }
 
@@ -463,7 +506,7 @@ pub fn build(
     let mut chain = Chain::empty(n);
     for &b in opts.base {
         if b < n && !chain.levels.iter().any(|l| l.base == b) {
-            chain.push_level(b);
+            chain.push_level(b, ctl)?;
         }
     }
     let nontrivial: Vec<Vec<u16>> = gens
@@ -478,8 +521,7 @@ pub fn build(
             .iter()
             .position(|l| g[l.base] as usize != l.base)
             .unwrap_or(chain.levels.len());
-        chain.add_gen(g.clone(), at, None);
-        reserve(&chain, ctl)?;
+        chain.add_gen(g.clone(), at, None, ctl)?;
     }
     if nontrivial.is_empty() {
         return Ok(chain);
@@ -499,8 +541,7 @@ pub fn build(
             Sifted::Member => quiet += 1,
             how => {
                 quiet = 0;
-                chain.add_residue(h, how);
-                reserve(&chain, ctl)?;
+                chain.add_residue(h, how, ctl)?;
                 if reached(&chain) {
                     return Ok(chain);
                 }
@@ -519,14 +560,9 @@ pub fn build(
             chain.gens.len()
         ));
     }
-    chain.prune();
+    chain.prune(ctl)?;
     verify(&mut chain, Some(&nontrivial), ctl)?;
     Ok(chain)
-}
-
-fn reserve(chain: &Chain, ctl: &Control) -> Result<(), Interrupt> {
-    let points: u64 = chain.levels.iter().map(|l| l.orbit.len() as u64).sum();
-    ctl.reserve("the stabiliser chain", points * chain.bytes_per_point())
 }
 
 /// Sims' verification: every Schreier generator of every level must sift through the
@@ -588,8 +624,7 @@ pub fn verify(chain: &mut Chain, top: Option<&[Vec<u16>]>, ctl: &Control) -> Res
         }
         drop(gens);
         if let Some((h, how)) = failed {
-            let at = chain.add_residue(h, how);
-            reserve(chain, ctl)?;
+            let at = chain.add_residue(h, how, ctl)?;
             j = at + 1;
         }
     }
@@ -654,7 +689,7 @@ mod tests {
                 .iter()
                 .position(|l| g[l.base] as usize != l.base)
                 .unwrap_or(c.levels.len());
-            c.add_gen(g.clone(), at, None);
+            c.add_gen(g.clone(), at, None, &ctl).unwrap();
         }
         verify(&mut c, None, &ctl).unwrap();
         assert_eq!(c.order(), BigUint::from(3_628_800u32));

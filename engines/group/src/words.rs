@@ -57,6 +57,8 @@ struct Filler<'a> {
     pool: Vec<Vec<WordPerm>>,
     /// Whether sifting still records pool elements (only needed before completion).
     record: bool,
+    /// Bytes held beside the table while it is filled (the ball of short scrambles).
+    beside: u64,
 }
 
 const POOL: usize = 16;
@@ -70,6 +72,21 @@ enum Seg {
 impl Filler<'_> {
     fn missing(&self, j: usize) -> bool {
         self.table[j].iter().any(|w| w.is_none())
+    }
+
+    /// The bytes held while filling: the table's words, the pool and what lies beside.
+    /// Completion can make each stage's words a few times longer than the last (a
+    /// Schreier generator is three words end to end), so what it adds is reserved
+    /// against this and the Control's limit first.
+    fn held(&self) -> u64 {
+        let n = self.chain.n;
+        let words = self.table.iter().flatten().flatten();
+        let pool = self.pool.iter().flatten();
+        self.beside
+            + words.map(|w| word_bytes(w.len())).sum::<u64>()
+            + pool
+                .map(|w| word_bytes(w.word.len()) + perm_bytes(n))
+                .sum::<u64>()
     }
 
     fn seg_len(&self, s: &Seg) -> usize {
@@ -180,7 +197,7 @@ impl Filler<'_> {
     }
 
     /// Dijkstra on the orbit of level `j` with generators `xs` of `G_j`, from the known entries.
-    fn dijkstra(&mut self, j: usize, xs: &[WordPerm]) {
+    fn dijkstra(&mut self, j: usize, xs: &[WordPerm], ctl: &Control) -> Result<(), Interrupt> {
         let n = self.chain.n;
         let size = self.chain.levels[j].orbit.len();
         let mut dist: Vec<usize> = self.table[j]
@@ -214,15 +231,34 @@ impl Filler<'_> {
                 }
             }
         }
+        let adding: u64 = order
+            .iter()
+            .filter(|&&k| pred[k].is_some())
+            .map(|&k| word_bytes(dist[k]))
+            .sum();
+        if adding > 0 {
+            let longest = order.iter().map(|&k| dist[k]).max().unwrap_or(0);
+            let what = format!(
+                "writing move sequences for stage {} of {} (up to {longest} moves each)",
+                j + 1,
+                self.chain.levels.len()
+            );
+            ctl.reserve(&what, self.held() + adding)?;
+        }
         for k in order {
+            ctl.check()?;
             if let Some((p, xi)) = pred[k] {
-                let mut w = self.table[j][p].clone().expect("parent settled first");
+                // Exactly sized: these words are what the reservation counted.
+                let parent = self.table[j][p].as_ref().expect("parent settled first");
+                let mut w = Vec::with_capacity(dist[k]);
+                w.extend_from_slice(parent);
                 w.extend_from_slice(&xs[xi].word);
                 let perm = raw::then(self.chain.levels[j].rep(p, n), &xs[xi].perm);
                 self.chain.levels[j].set_rep(k, n, &perm);
                 self.table[j][k] = Some(w);
             }
         }
+        Ok(())
     }
 
     /// The Schreier generators of level `j` (elements of `G_{j+1}`) from generators `xs` of
@@ -236,7 +272,9 @@ impl Filler<'_> {
         let n = self.chain.n;
         let l = &self.chain.levels[j];
         let mut best: HashMap<Vec<u16>, Vec<u32>> = HashMap::new();
-        let mut letters = 0u64;
+        let generators: u64 = xs.iter().map(|x| word_bytes(x.word.len())).sum();
+        let held = self.held() + generators;
+        let (mut bytes, mut longest) = (0u64, 0);
         for k in 0..l.orbit.len() {
             ctl.check()?;
             let wk = self.table[j][k].as_ref().expect("level complete");
@@ -253,11 +291,19 @@ impl Filler<'_> {
                 if best.get(&g).is_some_and(|w| w.len() <= len) {
                     continue;
                 }
-                letters += len as u64;
-                ctl.reserve("the words of Schreier generators", letters * 4)?;
-                let mut w = wk.clone();
+                bytes += word_bytes(len) + perm_bytes(n);
+                longest = longest.max(len);
+                let what = format!(
+                    "finding generators of stage {} of {} as move sequences (up to \
+                     {longest} moves each)",
+                    j + 2,
+                    self.chain.levels.len()
+                );
+                ctl.reserve(&what, held + bytes)?;
+                let mut w = Vec::with_capacity(len);
+                w.extend_from_slice(wk);
                 w.extend_from_slice(&x.word);
-                w.extend(raw::inverse_word(wc, &self.letters.inverse));
+                w.extend(wc.iter().rev().map(|&l| self.letters.inverse[l as usize]));
                 best.insert(g, w);
             }
         }
@@ -274,21 +320,22 @@ impl Filler<'_> {
         Ok(cands)
     }
 
-    /// The shortest prefix of `cands` (elements of `G_j`, shortest first) that generates
-    /// `G_j`, checked by building its chain up to the known order; `None` if all do not.
+    /// The length of the shortest prefix of `cands` (elements of `G_j`, shortest first)
+    /// that generates `G_j`, checked by building its chain up to the known order; `None`
+    /// if all do not.
     fn generators(
         &self,
         j: usize,
         cands: &[WordPerm],
         ctl: &Control,
-    ) -> Result<Option<Vec<WordPerm>>, Interrupt> {
+    ) -> Result<Option<usize>, Interrupt> {
         let n = self.chain.n;
         let target: BigUint = self.chain.levels[j..]
             .iter()
             .map(|l| BigUint::from(l.orbit.len()))
             .product();
         if target.is_one() {
-            return Ok(Some(Vec::new()));
+            return Ok(Some(0));
         }
         if cands.is_empty() {
             return Ok(None);
@@ -306,7 +353,7 @@ impl Filler<'_> {
             };
             let sub = chain::build(n, &perms, &opts, ctl)?;
             if sub.order() == target {
-                return Ok(Some(cands[..take].to_vec()));
+                return Ok(Some(take));
             }
             if last {
                 return Ok(None);
@@ -345,14 +392,17 @@ pub fn fill(
         cap,
         pool,
         record: true,
+        beside: 0,
     };
     let levels = f.chain.levels.len();
     let steps = with_inverses(gens, letters);
     // 1. The ball of short scrambles, shortest first (at most 64 MiB of them).
     let per = n as u64 * 2 + 64;
     let size = effort.ball.min(((64u64 << 20) / per) as usize);
-    ctl.reserve("the ball of short scrambles", size as u64 * per)?;
+    ctl.reserve("the ball of short scrambles", 2 * size as u64 * per)?;
     let ball = scramble_ball(&steps, n, size, ctl)?;
+    // The set that found the ball is freed, but its memory mostly stays with the process.
+    f.beside = 2 * ball.len() as u64 * per;
     for w in &ball {
         ctl.check()?;
         f.sift(w.perm.clone(), vec![Seg::Letters(w.word.clone())], 0);
@@ -371,9 +421,13 @@ pub fn fill(
             ctl.check()?;
             if j > 0 {
                 // Generators of G_j: short elements met while sifting, else Schreier generators.
-                let pool = f.pool_from(j);
+                // Kept by truncating, not copied: the words can be most of the memory.
+                let mut pool = f.pool_from(j);
                 xs = match f.generators(j, &pool, ctl)? {
-                    Some(x) => x,
+                    Some(take) => {
+                        pool.truncate(take);
+                        pool
+                    }
                     None => {
                         let mut c = f.schreier_candidates(j - 1, &xs, ctl)?;
                         c.extend(pool);
@@ -383,14 +437,15 @@ pub fn fill(
                                 .cmp(&b.word.len())
                                 .then_with(|| a.perm.cmp(&b.perm))
                         });
-                        f.generators(j, &c, ctl)?
-                            .expect("Schreier generators generate the stabiliser")
+                        let take = f.generators(j, &c, ctl)?;
+                        c.truncate(take.expect("Schreier generators generate the stabiliser"));
+                        c
                     }
                 };
             }
             if f.missing(j) {
                 ctl.progress(&format!("words: completing stage {} of {levels}", j + 1));
-                f.dijkstra(j, &xs);
+                f.dijkstra(j, &xs, ctl)?;
             }
             if !(j + 1..levels).any(|i| f.missing(i)) {
                 break;
@@ -404,6 +459,17 @@ pub fn fill(
         shorten(&mut f, &ball, effort.shorten, ctl)?;
     }
     Ok(f.table)
+}
+
+/// The heap bytes of a stored word of `len` letters (with its vector and the allocator's
+/// overhead).
+fn word_bytes(len: usize) -> u64 {
+    len as u64 * 4 + 48
+}
+
+/// The heap bytes of a permutation of `n` points kept as a map key.
+fn perm_bytes(n: usize) -> u64 {
+    n as u64 * 2 + 64
 }
 
 /// The generators and their inverses, without repeats or the identity, shortest first.
@@ -436,31 +502,32 @@ fn scramble_ball(
 ) -> Result<Vec<WordPerm>, Interrupt> {
     let mut seen: HashSet<Vec<u16>> = HashSet::new();
     seen.insert(raw::identity(n));
-    let mut out: Vec<WordPerm> = Vec::new();
-    let mut frontier = vec![WordPerm {
+    let mut out: Vec<WordPerm> = vec![WordPerm {
         perm: raw::identity(n),
         word: Vec::new(),
     }];
-    while !frontier.is_empty() && out.len() < limit {
-        let mut next = Vec::new();
-        for w in &frontier {
+    // The frontier is the last layer of `out`, read by index rather than copied.
+    let mut frontier = 0..1;
+    while !frontier.is_empty() && out.len() <= limit {
+        let end = out.len();
+        for i in frontier {
             ctl.check()?;
             for s in steps {
-                if out.len() >= limit {
+                if out.len() > limit {
                     break;
                 }
-                let p = raw::then(&w.perm, &s.perm);
+                let p = raw::then(&out[i].perm, &s.perm);
                 if seen.insert(p.clone()) {
-                    let mut word = w.word.clone();
+                    let mut word = Vec::with_capacity(out[i].word.len() + s.word.len());
+                    word.extend_from_slice(&out[i].word);
                     word.extend_from_slice(&s.word);
-                    let e = WordPerm { perm: p, word };
-                    out.push(e.clone());
-                    next.push(e);
+                    out.push(WordPerm { perm: p, word });
                 }
             }
         }
-        frontier = next;
+        frontier = end..out.len();
     }
+    out.remove(0);
     Ok(out)
 }
 
@@ -594,12 +661,15 @@ pub fn stabilizer_generators(
         cap: 1 << 20,
         pool,
         record: true,
+        beside: 0,
     };
     if f.chain.levels.len() <= 1 {
         return Ok(Vec::new());
     }
-    f.dijkstra(0, gens);
+    f.dijkstra(0, gens, ctl)?;
     let cands = f.schreier_candidates(0, gens, ctl)?;
-    Ok(f.generators(1, &cands, ctl)?
-        .expect("Schreier generators generate the stabiliser"))
+    let mut cands = cands;
+    let take = f.generators(1, &cands, ctl)?;
+    cands.truncate(take.expect("Schreier generators generate the stabiliser"));
+    Ok(cands)
 }

@@ -126,6 +126,7 @@ mod tests {
     use super::*;
     use crate::model::Model;
     use crate::testsupport::cube3;
+    use puz_core::Control;
     use std::collections::HashSet;
 
     const FACES: [&str; 6] = ["U", "D", "R", "L", "F", "B"];
@@ -133,14 +134,14 @@ mod tests {
     #[test]
     fn canonical_sequence_counts() {
         let c3 = cube3();
-        let htm = Canon::new(&Metric::htm(&c3, &FACES).unwrap());
+        let htm = Canon::new(&Metric::htm(&c3, &FACES, &Control::default()).unwrap());
         assert_eq!(
             htm.count_sequences(5),
             vec![1, 18, 243, 3240, 43254, 577368]
         );
-        let atm = Canon::new(&Metric::atm(&c3, &FACES).unwrap());
+        let atm = Canon::new(&Metric::atm(&c3, &FACES, &Control::default()).unwrap());
         assert_eq!(atm.count_sequences(3), vec![1, 45, 1350, 40500]);
-        let qtm = Canon::new(&Metric::qtm(&c3, &FACES).unwrap());
+        let qtm = Canon::new(&Metric::qtm(&c3, &FACES, &Control::default()).unwrap());
         // After U: U (U U is the canonical half turn), D, D' and the 8 turns of the other
         // axes = 11; after U': D, D' and 8 = 10; after D: D and 8 = 9; after D': 8. Per
         // axis 38, in all 114 = the positions at distance 2 in qtm (no coincidences yet).
@@ -205,9 +206,12 @@ mod tests {
     #[test]
     fn canonical_sequences_reach_everything() {
         let c3 = cube3();
-        complete(&Metric::htm(&c3, &FACES).unwrap(), 3);
-        complete(&Metric::qtm(&c3, &FACES).unwrap(), 3);
-        complete(&Metric::atm(&c3, &FACES).unwrap(), 2);
-        complete(&Metric::stm(&c3, &FACES, &["M", "E", "S"]).unwrap(), 2);
+        complete(&Metric::htm(&c3, &FACES, &Control::default()).unwrap(), 3);
+        complete(&Metric::qtm(&c3, &FACES, &Control::default()).unwrap(), 3);
+        complete(&Metric::atm(&c3, &FACES, &Control::default()).unwrap(), 2);
+        complete(
+            &Metric::stm(&c3, &FACES, &["M", "E", "S"], &Control::default()).unwrap(),
+            2,
+        );
     }
 }

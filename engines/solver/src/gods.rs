@@ -14,7 +14,7 @@ use crate::error::{invalid, SolveError};
 use crate::metric::Metric;
 use crate::model::{Model, Normaliser};
 use crate::move_tables::MoveTables;
-use puz_core::{Control, Perm, Puzzle, Ranker};
+use puz_core::{count, Control, Perm, Puzzle, Ranker};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -154,7 +154,7 @@ impl Layers {
         self.last_samples = samples;
         ctl.step(
             "God's algorithm",
-            &format!("distance {}: {new} positions", self.depth()),
+            &format!("distance {}: {}", self.depth(), count(new, "position")),
             self.seen,
             size,
             "positions",
@@ -552,7 +552,7 @@ pub fn sparse(
             layer.par_sort_unstable();
         }
         counts.push(layer.len() as u64);
-        ctl.progress(&format!("distance {d}: {} positions", layer.len()));
+        ctl.progress(&format!("distance {d}: {}", count(layer.len(), "position")));
         if !layer.is_empty() {
             let mut s = vec![0u8; model.n];
             antipodes = layer
@@ -611,9 +611,9 @@ mod tests {
 
     #[test]
     fn cube2_dense_htm() {
-        let (c2, ranker) = cube2_ranked();
         let ctl = Control::default();
-        let htm = Metric::htm(c2, &[]).unwrap();
+        let (c2, ranker) = cube2_ranked();
+        let htm = Metric::htm(c2, &[], &ctl).unwrap();
         let opts = DistanceOptions {
             ranker: Some(ranker),
             samples: 3,
@@ -656,7 +656,7 @@ mod tests {
             samples: 3,
             ..Default::default()
         };
-        let qtm = Metric::qtm(c2, &[]).unwrap();
+        let qtm = Metric::qtm(c2, &[], &ctl).unwrap();
         let d = distances(c2, &qtm, &opts, &ctl).unwrap();
         assert_eq!(
             d.counts,
@@ -670,9 +670,9 @@ mod tests {
 
     #[test]
     fn dense_and_sparse_agree_and_depth_limits() {
-        let (c2, ranker) = cube2_ranked();
-        let htm = Metric::htm(c2, &[]).unwrap();
         let ctl = Control::default();
+        let (c2, ranker) = cube2_ranked();
+        let htm = Metric::htm(c2, &[], &ctl).unwrap();
         let dense = dense(c2, &htm, ranker, Some(6), 2, &ctl).unwrap();
         assert!(!dense.complete);
         let sp = sparse(c2, &htm, 6, &[], 2, &ctl).unwrap();
@@ -682,33 +682,34 @@ mod tests {
 
     #[test]
     fn cube3_to_depth() {
-        let c3 = cube3();
         let ctl = Control::default();
+        let c3 = cube3();
         let run = |m: &Metric, depth: usize, rot: &[Perm]| {
             sparse(&c3, m, depth, rot, 1, &ctl).unwrap().counts
         };
         assert_eq!(
-            run(&Metric::htm(&c3, &FACES).unwrap(), 4, &[]),
+            run(&Metric::htm(&c3, &FACES, &ctl).unwrap(), 4, &[]),
             vec![1, 18, 243, 3240, 43239]
         );
         assert_eq!(
-            run(&Metric::qtm(&c3, &FACES).unwrap(), 4, &[]),
+            run(&Metric::qtm(&c3, &FACES, &ctl).unwrap(), 4, &[]),
             vec![1, 12, 114, 1068, 10011]
         );
         assert_eq!(
-            run(&Metric::atm(&c3, &FACES).unwrap(), 3, &[]),
+            run(&Metric::atm(&c3, &FACES, &ctl).unwrap(), 3, &[]),
             vec![1, 45, 1347, 39631]
         );
         let rot: Vec<Perm> = ["x", "y"]
             .iter()
             .map(|n| crate::testsupport::mv(&c3, n))
             .collect();
-        let stm = Metric::stm(&c3, &FACES, &["M", "E", "S"]).unwrap();
+        let stm = Metric::stm(&c3, &FACES, &["M", "E", "S"], &ctl).unwrap();
         assert_eq!(run(&stm, 3, &rot), vec![1, 27, 501, 9175]);
     }
 
     #[test]
     fn sparse_with_costs_two() {
+        let ctl = Control::default();
         // qtm as an explicit set where half turns are letters of cost 2: same counts.
         let c2 = cube2();
         let m = Metric::explicit(
@@ -722,9 +723,9 @@ mod tests {
                 ("R2", 2),
                 ("F2", 2),
             ],
+            &ctl,
         )
         .unwrap();
-        let ctl = Control::default();
         let d = sparse(&c2, &m, 6, &[], 1, &ctl).unwrap();
         assert_eq!(d.counts, vec![1, 6, 27, 120, 534, 2256, 8969]);
     }
@@ -732,7 +733,7 @@ mod tests {
     #[test]
     fn refuses_when_too_large() {
         let (c2, ranker) = cube2_ranked();
-        let htm = Metric::htm(c2, &[]).unwrap();
+        let htm = Metric::htm(c2, &[], &Control::default()).unwrap();
         let mut ctl = Control::default();
         ctl.memory_limit = 1000;
         let e = dense(c2, &htm, ranker, None, 1, &ctl).unwrap_err();
@@ -745,7 +746,8 @@ mod tests {
         let py = crate::testsupport::pyraminx();
         let r = EnumRanker::new(&gens(&py));
         assert_eq!(r.size(), Some(933_120));
-        let d = dense(&py, &Metric::htm(&py, &[]).unwrap(), &r, None, 1, &ctl).unwrap();
+        let htm = Metric::htm(&py, &[], &ctl).unwrap();
+        let d = dense(&py, &htm, &r, None, 1, &ctl).unwrap();
         assert_eq!(d.gods_number(), Some(11));
         assert_eq!(d.total(), 933_120);
     }
@@ -758,7 +760,8 @@ mod tests {
         let sk = crate::testsupport::skewb();
         let r = EnumRanker::new(&gens(&sk));
         assert_eq!(r.size(), Some(3_149_280));
-        let d = dense(&sk, &Metric::htm(&sk, &[]).unwrap(), &r, None, 1, &ctl).unwrap();
+        let htm = Metric::htm(&sk, &[], &ctl).unwrap();
+        let d = dense(&sk, &htm, &r, None, 1, &ctl).unwrap();
         assert_eq!(d.gods_number(), Some(11));
     }
 }

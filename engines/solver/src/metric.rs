@@ -7,7 +7,7 @@
 //! [`Families`], used for canonical sequences and for [`length`].
 
 use crate::error::{invalid, SolveError};
-use puz_core::{Alphabet, Perm, Puzzle};
+use puz_core::{Alphabet, Control, Interrupt, Perm, Puzzle};
 use std::collections::HashMap;
 
 /// A generator set with costs, written in the puzzle's moves.
@@ -111,6 +111,7 @@ impl Metric {
         puzzle: &Puzzle,
         name: &str,
         letters: Vec<(Vec<(usize, i64)>, u32)>,
+        ctl: &Control,
     ) -> Result<Metric, SolveError> {
         let mut names = Vec::new();
         let mut perms: Vec<Perm> = Vec::new();
@@ -119,6 +120,7 @@ impl Metric {
         let mut seen: HashMap<Perm, usize> = HashMap::new();
         let id = puzzle.identity();
         for (sp, c) in letters {
+            ctl.check()?;
             if c == 0 {
                 return invalid("a generator must cost at least 1");
             }
@@ -158,7 +160,7 @@ impl Metric {
             return invalid("the metric has no generator");
         }
         let alphabet = Alphabet::new(names, perms).expect("closed under inverse");
-        let families = Families::new(&alphabet, &cost, puzzle.degree());
+        let families = Families::new(&alphabet, &cost, puzzle.degree(), ctl)?;
         Ok(Metric {
             name: name.to_string(),
             alphabet,
@@ -170,7 +172,7 @@ impl Metric {
 
     /// Half (face) turn metric: every power of every listed move costs 1 (all moves if
     /// `moves` is empty).
-    pub fn htm(puzzle: &Puzzle, moves: &[&str]) -> Result<Metric, SolveError> {
+    pub fn htm(puzzle: &Puzzle, moves: &[&str], ctl: &Control) -> Result<Metric, SolveError> {
         let ms = select_moves(puzzle, moves)?;
         let mut letters = Vec::new();
         for m in ms {
@@ -179,12 +181,12 @@ impl Metric {
                 letters.push((vec![(m, k)], 1));
             }
         }
-        Metric::from_letters(puzzle, "htm", letters)
+        Metric::from_letters(puzzle, "htm", letters, ctl)
     }
 
     /// Quarter turn metric: only the smallest turns (`U`, `U'`) are letters, of cost 1; a
     /// half turn is two letters.
-    pub fn qtm(puzzle: &Puzzle, moves: &[&str]) -> Result<Metric, SolveError> {
+    pub fn qtm(puzzle: &Puzzle, moves: &[&str], ctl: &Control) -> Result<Metric, SolveError> {
         let ms = select_moves(puzzle, moves)?;
         let mut letters = Vec::new();
         for m in ms {
@@ -194,17 +196,22 @@ impl Metric {
                 letters.push((vec![(m, o - 1)], 1));
             }
         }
-        Metric::from_letters(puzzle, "qtm", letters)
+        Metric::from_letters(puzzle, "qtm", letters, ctl)
     }
 
     /// Slice turn metric: `htm` on the faces plus every power of the slice moves.
-    pub fn stm(puzzle: &Puzzle, faces: &[&str], slices: &[&str]) -> Result<Metric, SolveError> {
+    pub fn stm(
+        puzzle: &Puzzle,
+        faces: &[&str],
+        slices: &[&str],
+        ctl: &Control,
+    ) -> Result<Metric, SolveError> {
         let mut all: Vec<&str> = faces.to_vec();
         if faces.is_empty() {
             return invalid("stm needs the face moves listed");
         }
         all.extend_from_slice(slices);
-        let mut m = Metric::htm(puzzle, &all)?;
+        let mut m = Metric::htm(puzzle, &all, ctl)?;
         m.name = "stm".into();
         Ok(m)
     }
@@ -212,13 +219,14 @@ impl Metric {
     /// Axial turn metric: any product of commuting moves on one axis costs 1. Axes are the
     /// connected components of the commutation graph of the listed moves (each component
     /// must commute pairwise). 45 generators on the 3x3x3.
-    pub fn atm(puzzle: &Puzzle, moves: &[&str]) -> Result<Metric, SolveError> {
+    pub fn atm(puzzle: &Puzzle, moves: &[&str], ctl: &Control) -> Result<Metric, SolveError> {
         let ms = select_moves(puzzle, moves)?;
         let perms: Vec<&Perm> = ms.iter().map(|&m| &puzzle.moves[m].perm).collect();
-        let commute = |a: &Perm, b: &Perm| a.then(b) == b.then(a);
+        let commute = |a: &Perm, b: &Perm| a.commutes_with(b);
         let n = ms.len();
         let mut comp: Vec<usize> = (0..n).collect();
         for i in 0..n {
+            ctl.check()?;
             for j in 0..i {
                 if commute(perms[i], perms[j]) {
                     let (ci, cj) = (comp[i], comp[j]);
@@ -242,6 +250,7 @@ impl Metric {
         let name = |i: usize| puzzle.moves[ms[i]].name.as_str();
         for axis in &axes {
             for &i in axis {
+                ctl.check()?;
                 for &j in axis {
                     if !commute(perms[i], perms[j]) {
                         let path = commuting_path(i, j, n, |a, b| commute(perms[a], perms[b]));
@@ -300,7 +309,7 @@ impl Metric {
                 letters.push((sp, 1));
             }
         }
-        Metric::from_letters(puzzle, "atm", letters)
+        Metric::from_letters(puzzle, "atm", letters, ctl)
     }
 
     /// An explicit generator set: each generator a sequence of the puzzle's moves such as
@@ -309,6 +318,7 @@ impl Metric {
         puzzle: &Puzzle,
         name: &str,
         gens: &[(&str, u32)],
+        ctl: &Control,
     ) -> Result<Metric, SolveError> {
         let mut letters = Vec::new();
         for &(text, c) in gens {
@@ -318,7 +328,7 @@ impl Metric {
             }
             letters.push((sp, c));
         }
-        Metric::from_letters(puzzle, name, letters)
+        Metric::from_letters(puzzle, name, letters, ctl)
     }
 
     pub fn len(&self) -> usize {
@@ -411,10 +421,17 @@ pub struct Family {
 }
 
 impl Families {
-    pub fn new(alpha: &Alphabet, cost: &[u32], degree: usize) -> Families {
+    /// Pairs of letters are compared, quadratic in their number (every power of a
+    /// 1000-cycle is a letter in `htm`), so the work polls `ctl`.
+    pub fn new(
+        alpha: &Alphabet,
+        cost: &[u32],
+        degree: usize,
+        ctl: &Control,
+    ) -> Result<Families, Interrupt> {
         let n = alpha.len();
         let perms = &alpha.perms;
-        let comm = |a: usize, b: usize| perms[a].then(&perms[b]) == perms[b].then(&perms[a]);
+        let comm = |a: usize, b: usize| perms[a].commutes_with(&perms[b]);
         let index: HashMap<&Perm, usize> = perms.iter().enumerate().map(|(i, p)| (p, i)).collect();
         let in_cyclic = |a: usize, b: usize| {
             // Is b a power of a?
@@ -455,6 +472,7 @@ impl Families {
             .collect();
         let letter_supports: std::collections::HashSet<&Vec<u64>> = supports.iter().collect();
         for a in 0..n {
+            ctl.check()?;
             for b in 0..a {
                 let (sa, sb) = (&supports[a], &supports[b]);
                 if sa.iter().zip(sb).all(|(x, y)| x & y == 0) {
@@ -493,6 +511,7 @@ impl Families {
         let mut keys: Vec<usize> = classes.keys().copied().collect();
         keys.sort_by_key(|k| classes[k][0]);
         for k in keys {
+            ctl.check()?;
             let c = &classes[&k];
             let ok = c
                 .iter()
@@ -516,7 +535,7 @@ impl Families {
         let mut elem_of_letter = vec![0; n];
         let mut list = Vec::new();
         for (f, letters) in groups.into_iter().enumerate() {
-            let fam = Family::new(letters, perms, cost, degree);
+            let fam = Family::new(letters, perms, cost, degree, ctl)?;
             for (i, &l) in fam.letters.iter().enumerate() {
                 of_letter[l as usize] = f;
                 elem_of_letter[l as usize] = fam.mult[i];
@@ -526,6 +545,7 @@ impl Families {
         let nf = list.len();
         let mut commute = vec![vec![false; nf]; nf];
         for f in 0..nf {
+            ctl.check()?;
             for g in 0..nf {
                 commute[f][g] = list[f].letters.iter().all(|&a| {
                     list[g]
@@ -535,12 +555,12 @@ impl Families {
                 });
             }
         }
-        Families {
+        Ok(Families {
             of_letter,
             elem_of_letter,
             list,
             commute,
-        }
+        })
     }
 
     /// The family and element of a permutation, if it is in some family's group.
@@ -555,13 +575,20 @@ impl Families {
 }
 
 impl Family {
-    fn new(letters: Vec<u32>, perms: &[Perm], cost: &[u32], degree: usize) -> Family {
+    fn new(
+        letters: Vec<u32>,
+        perms: &[Perm],
+        cost: &[u32],
+        degree: usize,
+        ctl: &Control,
+    ) -> Result<Family, Interrupt> {
         let mut elements = vec![Perm::identity(degree)];
         let mut index: HashMap<Perm, usize> = HashMap::new();
         index.insert(elements[0].clone(), 0);
         let mut mult = Vec::new();
         let mut e = 0;
         while e < elements.len() {
+            ctl.check()?;
             for &l in &letters {
                 let q = elements[e].then(&perms[l as usize]);
                 let j = *index.entry(q.clone()).or_insert_with(|| {
@@ -580,6 +607,7 @@ impl Family {
         let mut done = vec![false; m];
         best[0] = 0;
         for _ in 0..m {
+            ctl.check()?;
             let Some(u) = (0..m)
                 .filter(|&u| !done[u] && best[u] != u32::MAX)
                 .min_by_key(|&u| best[u])
@@ -596,13 +624,13 @@ impl Family {
                 }
             }
         }
-        Family {
+        Ok(Family {
             letters,
             elements,
             cost: best,
             parent,
             mult,
-        }
+        })
     }
 
     /// The position of letter `l` in this family's list.
@@ -623,13 +651,21 @@ mod tests {
     fn generator_counts() {
         let c3 = cube3();
         let faces = ["U", "D", "R", "L", "F", "B"];
-        assert_eq!(Metric::htm(&c3, &faces).unwrap().len(), 18);
-        assert_eq!(Metric::qtm(&c3, &faces).unwrap().len(), 12);
         assert_eq!(
-            Metric::stm(&c3, &faces, &["M", "E", "S"]).unwrap().len(),
+            Metric::htm(&c3, &faces, &Control::default()).unwrap().len(),
+            18
+        );
+        assert_eq!(
+            Metric::qtm(&c3, &faces, &Control::default()).unwrap().len(),
+            12
+        );
+        assert_eq!(
+            Metric::stm(&c3, &faces, &["M", "E", "S"], &Control::default())
+                .unwrap()
+                .len(),
             27
         );
-        let atm = Metric::atm(&c3, &faces).unwrap();
+        let atm = Metric::atm(&c3, &faces, &Control::default()).unwrap();
         assert_eq!(atm.len(), 45);
         assert_eq!(atm.families.list.len(), 3);
         assert!(atm
@@ -638,17 +674,17 @@ mod tests {
             .iter()
             .any(|n| n == "(U2 D')" || n == "(D' U2)"));
         let c2 = cube2();
-        assert_eq!(Metric::htm(&c2, &[]).unwrap().len(), 9);
-        assert_eq!(Metric::qtm(&c2, &[]).unwrap().len(), 6);
+        assert_eq!(Metric::htm(&c2, &[], &Control::default()).unwrap().len(), 9);
+        assert_eq!(Metric::qtm(&c2, &[], &Control::default()).unwrap().len(), 6);
     }
 
     #[test]
     fn lengths_in_each_metric() {
         let c3 = cube3();
         let faces = ["U", "D", "R", "L", "F", "B"];
-        let htm = Metric::htm(&c3, &faces).unwrap();
-        let qtm = Metric::qtm(&c3, &faces).unwrap();
-        let atm = Metric::atm(&c3, &faces).unwrap();
+        let htm = Metric::htm(&c3, &faces, &Control::default()).unwrap();
+        let qtm = Metric::qtm(&c3, &faces, &Control::default()).unwrap();
+        let atm = Metric::atm(&c3, &faces, &Control::default()).unwrap();
         // The word is written in the htm alphabet.
         let w = |s: &str| {
             Word::seq(
@@ -667,18 +703,24 @@ mod tests {
         }
         assert_eq!(length(&w("U U'"), &htm.alphabet, &htm), Some(0));
         // A letter outside the metric has no length.
-        let c3m = Metric::htm(&c3, &["M"]).unwrap();
+        let c3m = Metric::htm(&c3, &["M"], &Control::default()).unwrap();
         assert_eq!(length(&w("U"), &htm.alphabet, &c3m), None);
     }
 
     #[test]
     fn explicit_adds_inverses() {
         let c3 = cube3();
-        let m = Metric::explicit(&c3, "two-gen", &[("R", 1), ("U2", 1), ("R U", 3)]).unwrap();
+        let m = Metric::explicit(
+            &c3,
+            "two-gen",
+            &[("R", 1), ("U2", 1), ("R U", 3)],
+            &Control::default(),
+        )
+        .unwrap();
         // R, R', U2, (R U), (U' R')
         assert_eq!(m.len(), 5);
         let i = m.alphabet.index("(U' R')").unwrap();
         assert_eq!(m.cost[i as usize], 3);
-        assert!(Metric::explicit(&c3, "bad", &[("Q", 1)]).is_err());
+        assert!(Metric::explicit(&c3, "bad", &[("Q", 1)], &Control::default()).is_err());
     }
 }

@@ -199,11 +199,11 @@ mod tests {
     fn nested_lengths_agree_with_streaming_and_do_not_expand() {
         let c3 = cube3();
         let faces = ["U", "D", "R", "L", "F", "B"];
-        let htm = Metric::htm(&c3, &faces).unwrap();
+        let htm = Metric::htm(&c3, &faces, &puz_core::Control::default()).unwrap();
         let metrics = [
             htm.clone(),
-            Metric::qtm(&c3, &faces).unwrap(),
-            Metric::atm(&c3, &faces).unwrap(),
+            Metric::qtm(&c3, &faces, &puz_core::Control::default()).unwrap(),
+            Metric::atm(&c3, &faces, &puz_core::Control::default()).unwrap(),
         ];
         let w = |s: &str| {
             Word::seq(

@@ -452,8 +452,13 @@ mod tests {
             .iter()
             .map(|n| c3.moves[c3.move_index(n).unwrap()].perm.clone())
             .collect();
-        let stm =
-            crate::Metric::stm(&c3, &["U", "D", "R", "L", "F", "B"], &["M", "E", "S"]).unwrap();
+        let stm = crate::Metric::stm(
+            &c3,
+            &["U", "D", "R", "L", "F", "B"],
+            &["M", "E", "S"],
+            &puz_core::Control::default(),
+        )
+        .unwrap();
         let letters: Vec<Action> = stm
             .alphabet
             .perms

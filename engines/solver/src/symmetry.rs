@@ -221,7 +221,7 @@ mod tests {
     #[test]
     fn rotations_of_the_cube() {
         let c3 = cube3();
-        let atm = Metric::atm(&c3, &FACES).unwrap();
+        let atm = Metric::atm(&c3, &FACES, &puz_core::Control::default()).unwrap();
         let s = Symmetries::new(&c3, &atm, &Canon::new(&atm));
         let names: Vec<&str> = s.generators.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["x", "y", "z"]);
@@ -236,7 +236,7 @@ mod tests {
         let (r, li) = (letter("R"), letter("L'"));
         assert!(s.letters.iter().any(|m| m[r as usize] == li));
         // htm searches U D but not D U: the rotations that swap U and D do not keep it.
-        let htm = Metric::htm(&c3, &FACES).unwrap();
+        let htm = Metric::htm(&c3, &FACES, &puz_core::Control::default()).unwrap();
         let h = Symmetries::new(&c3, &htm, &Canon::new(&htm));
         assert!(h.elements.len() < 48 && h.elements[0].is_identity());
         // The superflip is fixed by every symmetry, a random position by the identity.

@@ -19,7 +19,7 @@ pub enum Outcome {
     Abort,
     /// Still running at five times its limit: it does not check its cancel flag.
     Hang,
-    /// Its peak memory passed the limit its Control was given.
+    /// Its peak memory passed the case's limit.
     OverMemory,
 }
 
@@ -102,7 +102,9 @@ pub fn quiet_panics() {
 }
 
 /// Runs one script; returns its outcome, a one-line detail and the most memory it added
-/// to the process, in bytes.
+/// to the process, in bytes. Its computations are given `memory` less a sixteenth: they
+/// reserve what they allocate against that, and the rest is room for what no reservation
+/// counts (the interpreter, its puzzles and values, the allocator's own keeping).
 pub fn run(text: &str, limit: Duration, memory: u64, dog: &Watchdog) -> (Outcome, String, u64) {
     reset_peak();
     // What the process holds already (allocator caches, mapped tables) is not the case's.
@@ -111,7 +113,7 @@ pub fn run(text: &str, limit: Duration, memory: u64, dog: &Watchdog) -> (Outcome
     let start = Instant::now();
     let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
         let mut it = puz::eval::Interp::new(Box::new(std::io::sink()));
-        it.ctl.memory_limit = memory;
+        it.ctl.memory_limit = memory - memory / 16;
         dog.arm(start + limit, it.ctl.flag());
         let r = it.run_source("<fuzz>", text);
         r.err().map(|d| d.render(false))
@@ -132,7 +134,11 @@ pub fn run(text: &str, limit: Duration, memory: u64, dog: &Watchdog) -> (Outcome
         }
     };
     if peak > memory && outcome != Outcome::Panic {
-        let detail = format!("{} MiB above what the process held", peak >> 20);
+        let detail = format!(
+            "{} MiB above what the process held, then {}: {detail}",
+            peak >> 20,
+            outcome.name()
+        );
         return (Outcome::OverMemory, detail, peak);
     }
     (outcome, detail, peak)

@@ -6,6 +6,7 @@
 //!   puz-fuzz --cases 1000 --seed 1            # as tests/fuzz.rs does
 //!   puz-fuzz --seconds 600 --cases 100000     # as benches/run.sh does
 //!   puz-fuzz --show 17 --seed 1               # the script of case 17
+//!   puz-fuzz --run case17.puz                 # one script under a case's limits
 //!
 //! Case `i` of seed `s` is one script whatever else runs, so a finding is reproduced by
 //! its seed and number. The exit status is 1 when a defect was found.
@@ -36,7 +37,7 @@ struct Cli {
     /// The time limit of one case, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     limit_ms: u64,
-    /// The memory limit of one case's Control, in MiB.
+    /// The memory limit of one case, in MiB (its computations get a sixteenth less).
     #[arg(long, default_value_t = 512)]
     memory_mib: u64,
     /// Where the scripts of defects go.
@@ -48,6 +49,9 @@ struct Cli {
     /// Print the script of this case and exit.
     #[arg(long)]
     show: Option<u64>,
+    /// Run this script as a case (its limits as a child's) and print its outcome.
+    #[arg(long)]
+    run: Option<PathBuf>,
     /// Run cases in this process from `--start` (used by the parent).
     #[arg(long, hide = true)]
     child: bool,
@@ -80,6 +84,9 @@ fn main() -> ExitCode {
     }
     let memory = cli.memory_mib << 20;
     let limit = Duration::from_millis(cli.limit_ms);
+    if let Some(path) = &cli.run {
+        return run_file(path, limit, memory);
+    }
     if cli.child {
         limit_address_space(memory);
         let run = move || child(&cli, &puzzles, &corpus, limit, memory);
@@ -126,6 +133,30 @@ fn child(cli: &Cli, puzzles: &[gen::PuzzleInfo], corpus: &[Vec<u8>], limit: Dura
         {
             return;
         }
+    }
+}
+
+/// One script from a file under a child's limits: a finding reproduced outside the
+/// driver, its outcome and peak memory printed.
+fn run_file(path: &std::path::Path, limit: Duration, memory: u64) -> ExitCode {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("cannot read {}", path.display());
+        return ExitCode::from(2);
+    };
+    limit_address_space(memory);
+    let run = move || {
+        case::quiet_panics();
+        let dog = case::Watchdog::start();
+        let started = Instant::now();
+        let (o, detail, peak) = case::run(&text, limit, memory, &dog);
+        let secs = started.elapsed().as_secs_f64();
+        println!("{} in {secs:.2} s, {} MiB: {detail}", o.name(), peak >> 20);
+        o.is_defect()
+    };
+    let h = std::thread::Builder::new().stack_size(STACK).spawn(run);
+    match h.expect("a worker thread").join() {
+        Ok(false) => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
     }
 }
 

@@ -22,11 +22,11 @@ pub fn cycles(_: &mut Ctx, a: &Args) -> EvalResult<Value> {
     Ok(Value::Text(p.def.cycle_notation(perm)))
 }
 
-pub fn length(_: &mut Ctx, a: &Args) -> EvalResult<Value> {
+pub fn length(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let x = a.pos(0);
     let s = x.seq();
     match a.opt("metric") {
-        Some(m) => metrics::length_in(s, m.metric(), x.span, a.span),
+        Some(m) => metrics::length_in(s, m.metric(), x.span, a.span, ctx.ctl),
         None => Ok(Value::Int(BigInt::from(s.word.len()))),
     }
 }

@@ -10,7 +10,7 @@ use crate::diag::{Diag, EvalResult};
 use crate::eval::groups::{self, GroupEngine};
 use crate::eval::value::{GroupVal, SeqVal};
 use crate::span::Span;
-use puz_core::{Control, Perm, Word};
+use puz_core::{count, Control, Perm, Word};
 use puz_group::cosets::CosetKeys;
 use puz_group::Group;
 use puz_hamilton::chain::{balance, balance::FANOUT, commuting_level, Measure, SpliceOptions};
@@ -164,8 +164,8 @@ pub fn check_by_cosets(
         Verdict::Certified(k) => {
             let size = order_of(&es.last().unwrap().1, &g.text, span)?;
             let what = match k {
-                Kind::Cycle => format!("Hamilton cycle of {}: {} moves, {size} distinct positions, returns to start", g.text, s.word.len()),
-                _ => format!("Hamilton path of {}: {} moves, all {size} positions once", g.text, s.word.len()),
+                Kind::Cycle => format!("Hamilton cycle of {}: {}, {}, returns to start", g.text, count(s.word.len(), "move"), count(size, "distinct position")),
+                _ => format!("Hamilton path of {}: {}, all {} once", g.text, count(s.word.len(), "move"), count(size, "position")),
             };
             (format!("{what} ({by})"), Some(k))
         }
@@ -182,14 +182,16 @@ pub fn check_by_cosets(
             Some(Kind::Neither),
         ),
         Verdict::NotHamilton(Failure::Missing { visited, size }) => (
-            format!("not a Hamilton path of {}: {visited} distinct positions of {size} ({by})", g.text),
+            format!("not a Hamilton path of {}: {} of {size} ({by})", g.text, count(visited, "distinct position")),
             Some(Kind::Neither),
         ),
         Verdict::NotHamilton(Failure::Overfull { level, entered, again, frames, positions, size }) => (
             format!(
-                "not a Hamilton path: a coset of {} entered at position {entered} is entered again at position {again}{} and holds {positions} positions for its {size} elements ({by})",
+                "not a Hamilton path: a coset of {} entered at position {entered} is entered again at position {again}{} and holds {} for its {} ({by})",
                 names[level],
                 if frames.is_empty() { String::new() } else { format!(" ({})", frames_text(&frames)) },
+                count(positions, "position"),
+                count(size, "element"),
             ),
             Some(Kind::Neither),
         ),
@@ -258,9 +260,9 @@ pub fn hamilton_along(
         let below = &es[k - 1].0;
         let d = adds[k - 1];
         ctx.ctl.progress(&format!(
-            "level {}: {} cosets of {}",
+            "level {}: {} of {}",
             hk.text,
-            lv[k].order / lv[k - 1].order.max(1),
+            count(lv[k].order / lv[k - 1].order.max(1), "coset"),
             below.text
         ));
         let dp = &p.alphabet.perms[d as usize];

@@ -51,7 +51,11 @@ pub fn save(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
                 .iter()
                 .map(|m| (m.name.clone(), m.perm.clone()))
                 .collect();
-            let what = format!("puzzle `{}` ({} moves)", p.def.name, moves.len());
+            let what = format!(
+                "puzzle `{}` ({})",
+                p.def.name,
+                puz_core::count(moves.len(), "move")
+            );
             (write_puzzle(f, p, &moves, &p.gens), what)
         }
         (Value::Group(g), Some(f @ (Format::Tws | Format::KPuzzle | Format::Gap))) => {
@@ -63,9 +67,9 @@ pub fn save(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
                 .map(|(i, w)| (generator_name(p, w, i), w.eval(&p.alphabet, p.def.degree())))
                 .collect();
             let what = format!(
-                "puzzle `{}` with the {} generators of {} as its moves",
+                "puzzle `{}` with the {} of {} as its moves",
                 p.def.name,
-                moves.len(),
+                puz_core::count(moves.len(), "generator"),
                 g.text
             );
             let all: Vec<usize> = (0..moves.len()).collect();
@@ -168,8 +172,12 @@ fn save_word(ctx: &mut Ctx, a: &Args, path: &str) -> EvalResult<Value> {
     write_file(path, &text, path_arg.span)?;
     ctx.ctl.progress(&format!("saved {path}"));
     Ok(Value::Text(format!(
-        "saved `{name}` ({len} moves) to {path}: {} definitions, {} bytes",
-        defs.len() + usize::from(!matches!(s.word, Word::Named(..))),
+        "saved `{name}` ({}) to {path}: {}, {} bytes",
+        puz_core::count(len, "move"),
+        puz_core::count(
+            defs.len() + usize::from(!matches!(s.word, Word::Named(..))),
+            "definition"
+        ),
         text.len()
     )))
 }
@@ -265,7 +273,7 @@ pub fn read_sequences(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let Value::Str(path) = &path_arg.value else {
         unreachable!("checked kind")
     };
-    let text = std::fs::read_to_string(ctx.file(path)).map_err(|e| {
+    let text = crate::text_file::read(&ctx.file(path)).map_err(|e| {
         Diag::new(path_arg.span, format!("cannot read {path}: {e}"))
             .with_help("a file of move sequences, one a line")
     })?;

@@ -8,7 +8,7 @@ use crate::eval::groups;
 use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
 use crate::eval::value::{GroupVal, SeqVal, Value};
 use crate::span::Span;
-use puz_core::Word;
+use puz_core::{count, Word};
 use puz_hamilton::gray::Digit;
 use puz_hamilton::{Kind, Mode, Report};
 
@@ -63,7 +63,11 @@ fn prefix_text(s: &SeqVal, index: u128) -> String {
             .take(6)
             .map(|l| alpha.names[l as usize].as_str())
             .collect();
-        format!("after {index} moves, ending `... {}`", v.join(" "))
+        format!(
+            "after {}, ending `... {}`",
+            count(index, "move"),
+            v.join(" ")
+        )
     }
 }
 
@@ -83,12 +87,16 @@ fn describe(r: &Report, s: &SeqVal, g: &GroupVal, mode: Mode) -> String {
     }
     match (mode, r.kind) {
         (_, Kind::Cycle) => out.push_str(&format!(
-            "Hamilton cycle of {}: {} moves, {} distinct positions, returns to start\n",
-            g.text, r.steps, r.visited
+            "Hamilton cycle of {}: {}, {}, returns to start\n",
+            g.text,
+            count(r.steps, "move"),
+            count(r.visited, "distinct position")
         )),
         (_, Kind::Path) => out.push_str(&format!(
-            "Hamilton path of {}: {} moves, all {} positions once\n",
-            g.text, r.steps, r.visited
+            "Hamilton path of {}: {}, all {} once\n",
+            g.text,
+            count(r.steps, "move"),
+            count(r.visited, "position")
         )),
         (Mode::Hamilton, Kind::Neither) => match &r.first_repeat {
             Some(rep) => out.push_str(&format!(
@@ -110,8 +118,12 @@ fn describe(r: &Report, s: &SeqVal, g: &GroupVal, mode: Mode) -> String {
                 p.def.cycle_notation(&rep.position)
             )),
             None => out.push_str(&format!(
-                "not a Hamilton path of {}: {} moves visit {} distinct positions of {}\n",
-                g.text, r.steps, r.visited, r.group_size
+                "not a Hamilton path of {}: {} {} {} of {}\n",
+                g.text,
+                count(r.steps, "move"),
+                if r.steps == 1 { "visits" } else { "visit" },
+                count(r.visited, "distinct position"),
+                r.group_size
             )),
         },
         (Mode::Devil, Kind::Neither) => {}
@@ -123,8 +135,11 @@ fn describe(r: &Report, s: &SeqVal, g: &GroupVal, mode: Mode) -> String {
                 g.text, r.group_size, i, r.steps
             )),
             None => out.push_str(&format!(
-                "not a Devil's algorithm of {}: {} of {} positions never reached ({} moves)\n",
-                g.text, r.missing, r.group_size, r.steps
+                "not a Devil's algorithm of {}: {} of {} never reached ({})\n",
+                g.text,
+                r.missing,
+                count(r.group_size, "position"),
+                count(r.steps, "move")
             )),
         }
     }
@@ -313,7 +328,11 @@ pub fn gray(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
             if v.len() > gens.len() {
                 return Err(Diag::new(
                     e.span,
-                    format!("puzzle `{}` has only {} generators", p.def.name, gens.len()),
+                    format!(
+                        "puzzle `{}` has only {}",
+                        p.def.name,
+                        count(gens.len(), "generator")
+                    ),
                 ));
             }
             let mut digits = Vec::new();

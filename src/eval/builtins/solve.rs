@@ -8,20 +8,26 @@ use crate::eval::puzzle_ctx::PuzzleCtx;
 use crate::eval::value::{DistanceTable, GroupVal, MetricSpec, SeqVal, Value};
 use num_bigint::BigInt;
 use puz_core::control::human_bytes;
-use puz_core::{Control, Perm, Word};
+use puz_core::{count, Control, Perm, Word};
 use puz_solver::optimal::{without_tables, DEFAULT_MAX_BUDGET};
 use puz_solver::{DistanceOptions, Metric, OptimalOptions, Solver, TablePlan};
 use serde_json::Value as J;
 use std::rc::Rc;
 
+/// The group, the metric's spec and the options of `distances` (the metric is resolved
+/// later: on a puzzle of a thousand points that takes seconds, after a refusal that takes
+/// none).
 fn dist_args(
     ctx: &Ctx,
     a: &Args,
-) -> EvalResult<(GroupVal, Metric, DistanceOptions<'static>, Option<usize>)> {
+) -> EvalResult<(
+    GroupVal,
+    Rc<MetricSpec>,
+    DistanceOptions<'static>,
+    Option<usize>,
+)> {
     let g = a.pos(0).group().clone();
     let spec = ctx.metric(a);
-    let names = group_moves(&g, a.span)?;
-    let m = resolve(&g.puzzle, &spec, &names, a.span)?;
     let depth = a.count("depth")?.map(|d| d.max(0) as usize);
     let samples = a.count("samples")?.unwrap_or(3).max(0) as usize;
     let mut rotations = Vec::new();
@@ -45,7 +51,7 @@ fn dist_args(
     }
     Ok((
         g,
-        m,
+        spec,
         DistanceOptions {
             depth,
             ranker: None,
@@ -57,13 +63,26 @@ fn dist_args(
 }
 
 fn run_distances(ctx: &Ctx, a: &Args) -> EvalResult<(GroupVal, Metric, puz_solver::Distances)> {
-    let (g, m, mut opts, depth) = dist_args(ctx, a)?;
+    let (g, spec, mut opts, depth) = dist_args(ctx, a)?;
     let eng = g.engine(ctx.ctl, a.span)?;
     let order = eng.group.order();
-    // The dense table needs |G| / 4 bytes; refuse before starting when it cannot fit and no depth is given.
+    // The dense table needs |G| / 4 bytes, and may take half the memory; refuse before
+    // starting when it cannot fit and no depth is given.
     let fits = u64::try_from(&order)
         .ok()
         .filter(|n| *n / 4 < ctx.ctl.memory_limit / 2);
+    if depth.is_none() && (fits.is_none() || !opts.rotations.is_empty()) {
+        let need = &order / 4u32;
+        return Err(Diag::new(a.span, format!(
+            "{} has {order} positions: a full table needs about {}, and a table may take at most half of the {} available",
+            g.text,
+            human(&need),
+            human_bytes(ctx.ctl.memory_limit)
+        ))
+        .with_help("give a depth for a breadth-first search of the first layers: `distances(G, depth: 5)`"));
+    }
+    let names = group_moves(&g, a.span)?;
+    let m = resolve(&g.puzzle, &spec, &names, a.span, ctx.ctl)?;
     let ctl = ctx.ctl;
     let r = if fits.is_some() && opts.rotations.is_empty() {
         let ranker: &dyn puz_core::Ranker = &eng.group;
@@ -75,16 +94,6 @@ fn run_distances(ctx: &Ctx, a: &Args) -> EvalResult<(GroupVal, Metric, puz_solve
         };
         puz_solver::distances(&g.puzzle.def, &m, &opts, ctl)
     } else {
-        if depth.is_none() {
-            let need = &order / 4u32;
-            return Err(Diag::new(a.span, format!(
-                "{} has {order} positions: a full table needs about {} and only {} is available",
-                g.text,
-                human(&need),
-                puz_core::control::human_bytes(ctx.ctl.memory_limit)
-            ))
-            .with_help("give a depth for a breadth-first search of the first layers: `distances(G, depth: 5)`"));
-        }
         opts.ranker = None;
         puz_solver::distances(&g.puzzle.def, &m, &opts, ctl)
     };
@@ -103,7 +112,7 @@ fn human(n: &num_bigint::BigUint) -> String {
 pub fn distances(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let (g, m, d) = run_distances(ctx, a)?;
     let title = format!("distances in {} of {}", m.name, g.text);
-    let mut out = format!("{title} ({} generators)\n", m.alphabet.len());
+    let mut out = format!("{title} ({})\n", count(m.alphabet.len(), "generator"));
     let w = d
         .counts
         .iter()
@@ -193,7 +202,7 @@ pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let (p, pos) = a.pos(0).perm();
     let (p, pos) = (p.clone(), pos.clone());
     let spec = ctx.metric(a);
-    let m = resolve(&p, &spec, &gen_names(&p, &p.gens), a.span)?;
+    let m = resolve(&p, &spec, &gen_names(&p, &p.gens), a.span, ctx.ctl)?;
     let opts = OptimalOptions {
         all: a.flag("all"),
         first: a.flag("first"),
@@ -310,9 +319,9 @@ fn reachable(p: &PuzzleCtx, m: &Metric, pos: &Perm, ctl: &Control, a: &Args) -> 
     Err(Diag::new(
         a.pos(0).span,
         format!(
-            "this position cannot be reached with the moves of {} ({} generators)",
+            "this position cannot be reached with the moves of {} ({})",
             m.name,
-            m.alphabet.len()
+            count(m.alphabet.len(), "generator")
         ),
     )
     .with_help("a slice or a rotation moves what face turns cannot (the 3x3x3's centres): give a metric with those moves (`metric: stm`), or a position of the group"))

@@ -412,7 +412,8 @@ impl Interp {
             gens,
         };
         // Resolve once now so a bad generator is reported where it is written.
-        metrics::resolve(&p, &spec, &metrics::gen_names(&p, &p.gens), e.span)?;
+        let names = metrics::gen_names(&p, &p.gens);
+        metrics::resolve(&p, &spec, &names, e.span, &self.ctl)?;
         self.vars.insert(
             name.name.clone(),
             Binding {

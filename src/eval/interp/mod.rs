@@ -57,6 +57,9 @@ pub struct Interp {
     pub cache: Option<std::path::PathBuf>,
     /// The fields the builtins called by the current statement reported (for `--json`).
     fields: Vec<Field>,
+    /// Where warnings go (rendered with `Diag::render_warning`, to standard error
+    /// uncoloured, unless set).
+    pub warn: Box<dyn FnMut(&Diag)>,
 }
 
 pub use crate::diag::EvalResult;
@@ -82,6 +85,7 @@ impl Interp {
             jobs: None,
             cache: None,
             fields: Vec::new(),
+            warn: Box::new(|d| eprint!("{}", d.render_warning(false))),
         }
     }
 
@@ -158,6 +162,7 @@ impl Interp {
     pub fn exec(&mut self, stmt: &Stmt) -> EvalResult<()> {
         match stmt {
             Stmt::Puzzle(def) => {
+                self.warn_if_hiding(&def.name);
                 let text = self.source.text.clone();
                 let ctx = build_puzzle::build(def, &text, &mut |ctx, e| {
                     let w = self.word_in(ctx, e)?;
@@ -166,7 +171,7 @@ impl Interp {
                 let ctx = Rc::new(ctx);
                 self.puzzles.insert(def.name.name.clone(), ctx.clone());
                 self.current = Some(ctx);
-                Ok(())
+                self.check_declared_order(def)
             }
             Stmt::Use { name, args, .. } => self.use_puzzle(name, args),
             Stmt::UseFile {
@@ -248,6 +253,63 @@ impl Interp {
                 if matches!(&b.word, Word::Named(_, d) if Arc::ptr_eq(d, def)))
         };
         super::explain::explain(shown, &s.puzzle.alphabet, &is_users)
+    }
+
+    /// A puzzle's `order N` is checked against the group its moves generate (the
+    /// standard library's are checked by its tests, not on every `use`).
+    fn check_declared_order(&mut self, def: &PuzzleDef) -> EvalResult<()> {
+        let declared = def.items.iter().find_map(|i| match i {
+            PuzzleItem::Order { value, span } => Some((value, *span)),
+            _ => None,
+        });
+        let Some((want, span)) = declared else {
+            return Ok(());
+        };
+        if self.source.name.starts_with("stdlib/") {
+            return Ok(());
+        }
+        let Value::Group(g) = self.eval_name("group", span)? else {
+            unreachable!("`group` is a group")
+        };
+        let got = g.engine(&self.ctl, span)?.group.order();
+        if got == *want {
+            return Ok(());
+        }
+        Err(Diag::new(
+            span,
+            format!(
+                "puzzle `{}` declares order {want}, but its moves generate a group of order {got}",
+                def.name.name
+            ),
+        )
+        .with_label("declared here")
+        .with_help(format!("write `order {got}`, or leave the line out")))
+    }
+
+    /// A puzzle defined under a name already in use is allowed (sequences of the earlier
+    /// one stay on it), but said: a second `puzzle p`, or a puzzle named as a standard one
+    /// (which `use NAME` would no longer reach).
+    fn warn_if_hiding(&mut self, name: &Ident) {
+        let n = &name.name;
+        let d = if self.puzzles.contains_key(n) {
+            Diag::new(
+                name.span,
+                format!("puzzle `{n}` is defined again: what was made with the earlier `{n}` stays on it"),
+            )
+            .with_label("defined again here")
+            .with_help("give the new puzzle another name to keep the two apart")
+        } else if crate::stdlib::get(n).is_some() && self.source.name != format!("stdlib/{n}.puz") {
+            Diag::new(
+                name.span,
+                format!("puzzle `{n}` has the name of a standard puzzle: `use {n}` now selects this one"),
+            )
+            .with_label("defined here")
+            .with_help("give it another name to keep the standard puzzle in reach")
+        } else {
+            return;
+        };
+        let d = d.in_source(&self.source);
+        (self.warn)(&d);
     }
 
     fn check_bindable(&self, name: &Ident) -> EvalResult<()> {
@@ -366,7 +428,7 @@ impl Interp {
             return Err(Diag::new(span, format!("no file {path}"))
                 .with_help("`use \"FILE\"` reads a .puz file (relative paths: from the script's folder, then the working directory); `use NAME` loads a puzzle"));
         };
-        let text = std::fs::read_to_string(file)
+        let text = crate::text_file::read(file)
             .map_err(|e| Diag::new(span, format!("cannot read {}: {e}", file.display())))?;
         match puz_formats::Format::of_path(path) {
             Some(format) => self.import(format, file, text),

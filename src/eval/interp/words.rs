@@ -100,6 +100,10 @@ impl Interp {
         }
         match &self.current {
             None => d.with_help("no puzzle is in use: `use cube3` (or another stdlib puzzle) or define one with `puzzle`"),
+            Some(p) if p.def.moves.is_empty() => d.with_help(format!(
+                "puzzle `{}` has no moves: its definition gives them (`move a = (1 2)`)",
+                p.def.name
+            )),
             Some(p) => d.with_help(format!(
                 "puzzle `{}` has moves {}",
                 p.def.name,

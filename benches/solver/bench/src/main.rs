@@ -32,11 +32,12 @@ fn metric(p: &Puzzle, name: &str) -> Metric {
         .copied()
         .filter(|f| p.move_index(f).is_some())
         .collect();
+    let ctl = Control::default();
     match name {
-        "htm" => Metric::htm(p, &faces).unwrap(),
-        "qtm" => Metric::qtm(p, &faces).unwrap(),
-        "atm" => Metric::atm(p, &faces).unwrap(),
-        "stm" => Metric::stm(p, &faces, &["M", "E", "S"]).unwrap(),
+        "htm" => Metric::htm(p, &faces, &ctl).unwrap(),
+        "qtm" => Metric::qtm(p, &faces, &ctl).unwrap(),
+        "atm" => Metric::atm(p, &faces, &ctl).unwrap(),
+        "stm" => Metric::stm(p, &faces, &["M", "E", "S"], &ctl).unwrap(),
         _ => panic!("unknown metric {name}"),
     }
 }

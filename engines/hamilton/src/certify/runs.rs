@@ -7,7 +7,7 @@
 //! stable because the words outlive the certifier and are never changed.
 
 use crate::compile::pow_u64;
-use puz_core::{Alphabet, Frame, Perm, Word};
+use puz_core::{Alphabet, Control, Frame, Interrupt, Perm, Word};
 use std::collections::HashMap;
 
 /// A node taken whole, and whether it is read inverted.
@@ -25,7 +25,20 @@ pub struct Run<'w> {
     pub len: u128,
 }
 
+/// Why a split stopped.
+pub enum SplitStop {
+    /// More runs than allowed (this many so far).
+    TooMany(usize),
+    Interrupt(Interrupt),
+}
+
 impl Run<'_> {
+    /// The heap and inline bytes of a run of `segs` segments on `degree` points.
+    pub fn bytes(segs: usize, degree: usize) -> u64 {
+        (std::mem::size_of::<Run>() + 2 * degree + 32 + segs * std::mem::size_of::<Seg>() + 32)
+            as u64
+    }
+
     /// The identity of the run for memoisation: its segments' identities.
     pub fn key(&self) -> Vec<(NodeId, bool)> {
         self.segs.iter().map(|(w, inv)| (id(w), *inv)).collect()
@@ -233,14 +246,15 @@ impl<'a> Runs<'a> {
 
     /// Splits `run` (all of whose letters lie in level `l + 1`) into its runs over level
     /// `l`, in order, appending them to `out`. Fails with the count when more than `max`
-    /// would be made.
+    /// would be made; polls `ctl` as runs are made (a power of a word can make millions).
     pub fn split<'w>(
         &mut self,
         run: &Run<'w>,
         l: usize,
         max: usize,
         out: &mut Vec<Run<'w>>,
-    ) -> Result<(), usize> {
+        ctl: &Control,
+    ) -> Result<(), SplitStop> {
         let mut cur = Run {
             segs: Vec::new(),
             start: run.start.clone(),
@@ -248,36 +262,39 @@ impl<'a> Runs<'a> {
             len: 0,
         };
         let mut pos = run.start.clone();
+        let mut to = Sink {
+            l,
+            max,
+            ctl,
+            cur: &mut cur,
+            pos: &mut pos,
+            out,
+        };
         for &(w, inv) in &run.segs {
-            self.descend(w, inv, l, max, &mut cur, &mut pos, out)?;
+            self.descend(w, inv, &mut to)?;
         }
         out.push(cur);
         if out.len() > max {
-            return Err(out.len());
+            return Err(SplitStop::TooMany(out.len()));
         }
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn descend<'w>(
         &mut self,
         w: &'w Word,
         inv: bool,
-        l: usize,
-        max: usize,
-        cur: &mut Run<'w>,
-        pos: &mut Perm,
-        out: &mut Vec<Run<'w>>,
-    ) -> Result<(), usize> {
+        to: &mut Sink<'_, 'w>,
+    ) -> Result<(), SplitStop> {
         let len = self.len(w);
         if len == 0 {
             return Ok(());
         }
-        if self.pure(w, l) {
-            cur.segs.push((w, inv));
-            cur.len += len;
+        if self.pure(w, to.l) {
+            to.cur.segs.push((w, inv));
+            to.cur.len += len;
             let e = self.eval(w, inv);
-            pos.then_assign(&e);
+            to.pos.then_assign(&e);
             return Ok(());
         }
         match w {
@@ -288,43 +305,57 @@ impl<'a> Runs<'a> {
                 } else {
                     *x
                 };
-                let next_pos0 = cur.pos0 + cur.len + 1;
-                pos.then_assign(&self.alpha.perms[x as usize]);
+                let next_pos0 = to.cur.pos0 + to.cur.len + 1;
+                to.pos.then_assign(&self.alpha.perms[x as usize]);
                 let done = std::mem::replace(
-                    cur,
+                    to.cur,
                     Run {
                         segs: Vec::new(),
-                        start: pos.clone(),
+                        start: to.pos.clone(),
                         pos0: next_pos0,
                         len: 0,
                     },
                 );
-                out.push(done);
-                if out.len() > max {
-                    return Err(out.len());
+                to.out.push(done);
+                if to.out.len() > to.max {
+                    return Err(SplitStop::TooMany(to.out.len()));
+                }
+                if to.out.len().is_multiple_of(4096) {
+                    to.ctl.check().map_err(SplitStop::Interrupt)?;
                 }
             }
-            Word::Named(_, x) => self.descend(x, inv, l, max, cur, pos, out)?,
-            Word::Inverse(x) => self.descend(x, !inv, l, max, cur, pos, out)?,
+            Word::Named(_, x) => self.descend(x, inv, to)?,
+            Word::Inverse(x) => self.descend(x, !inv, to)?,
             Word::Repeat(x, n) => {
                 for _ in 0..*n {
-                    self.descend(x, inv, l, max, cur, pos, out)?;
+                    self.descend(x, inv, to)?;
                 }
             }
             Word::Seq(items) => {
                 if inv {
                     for x in items.iter().rev() {
-                        self.descend(x, inv, l, max, cur, pos, out)?;
+                        self.descend(x, inv, to)?;
                     }
                 } else {
                     for x in items.iter() {
-                        self.descend(x, inv, l, max, cur, pos, out)?;
+                        self.descend(x, inv, to)?;
                     }
                 }
             }
         }
         Ok(())
     }
+}
+
+/// Where a split puts what it finds: the run being made and the position after it, the
+/// runs made, at level `l`, at most `max` of them.
+struct Sink<'a, 'w> {
+    l: usize,
+    max: usize,
+    ctl: &'a Control,
+    cur: &'a mut Run<'w>,
+    pos: &'a mut Perm,
+    out: &'a mut Vec<Run<'w>>,
 }
 
 /// A sequence of parts of known lengths, without the empty ones (never asks

@@ -5,9 +5,10 @@
 //! each group is tiled one level down. A single run that covers its whole coset is
 //! remembered (by its segments and level) and never decomposed again.
 
-use super::runs::{each_letter, NodeId, Run, Runs};
+use super::runs::{each_letter, NodeId, Run, Runs, SplitStop};
 use super::slices::same_letters;
 use super::{Options, Subgroup};
+use puz_core::control::human_bytes;
 use puz_core::Word;
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker};
 use std::collections::HashMap;
@@ -110,6 +111,8 @@ pub struct Tiler<'a> {
     paths: Vec<Vec<Vec<(Word, bool)>>>,
     /// One word per letter, for the letters that join slices.
     letters: &'static [Word],
+    /// Bytes of the runs held by the levels above (being tiled).
+    held: u64,
 }
 
 /// Steps one comparison of slices with a certified path may take.
@@ -146,6 +149,7 @@ impl<'a> Tiler<'a> {
                     .collect::<Vec<_>>()
                     .into_boxed_slice(),
             ),
+            held: 0,
         }
     }
 
@@ -249,17 +253,42 @@ impl<'a> Tiler<'a> {
     }
 
     fn split_and_tile(&mut self, l: usize, runs: &[Run<'_>]) -> Result<Outcome, Stop> {
-        let max = self.opts.max_runs;
+        // Runs are held until their coset is tiled: as many as the memory left holds.
+        let degree = runs[0].start.degree();
+        let room = self.ctl.memory_left().saturating_sub(self.held) / Run::bytes(1, degree);
+        let max = self.opts.max_runs.min(room as usize);
         let mut subs = Vec::new();
         for r in runs {
             self.ctl.check()?;
-            self.runs.split(r, l - 1, max, &mut subs).map_err(|n| {
-                Stop::Budget(format!(
-                    "more than {max} runs of H{} in one coset of level {l} ({n} so far)",
-                    l - 1
-                ))
-            })?;
+            match self.runs.split(r, l - 1, max, &mut subs, self.ctl) {
+                Ok(()) => {}
+                Err(SplitStop::Interrupt(i)) => return Err(i.into()),
+                Err(SplitStop::TooMany(_)) if max < self.opts.max_runs => {
+                    return Err(Stop::Budget(format!(
+                        "more than {max} runs of H{} in one coset of level {l}, more than the \
+                         memory left holds ({})",
+                        l - 1,
+                        human_bytes(self.ctl.memory_left().saturating_sub(self.held))
+                    )))
+                }
+                Err(SplitStop::TooMany(n)) => {
+                    return Err(Stop::Budget(format!(
+                        "more than {max} runs of H{} in one coset of level {l} ({n} so far)",
+                        l - 1
+                    )))
+                }
+            }
         }
+        let bytes: u64 = subs.iter().map(|s| Run::bytes(s.segs.len(), degree)).sum();
+        self.held += bytes;
+        let out = self.tile_groups(l, subs);
+        self.held -= bytes;
+        out
+    }
+
+    /// Groups the runs split from level `l` by the coset of `H_{l-1}` they start in, and
+    /// tiles each group.
+    fn tile_groups(&mut self, l: usize, subs: Vec<Run<'_>>) -> Result<Outcome, Stop> {
         let below = self.levels[l - 1];
         let mut slot: HashMap<Vec<u16>, usize> = HashMap::new();
         let mut groups: Vec<Vec<Run<'_>>> = Vec::new();

@@ -53,7 +53,7 @@ pub(crate) fn index_cycle(
     let mut letters = vec![0u8; size as usize];
     let mut p = Perm::identity(n);
     for (j, l) in cycle.stream(alpha).enumerate() {
-        if j % (1 << 20) == 0 {
+        if j % (1 << 14) == 0 {
             ctl.check()?;
         }
         let r = ranker.rank(&p).expect("the cycle stays in the group") as usize;
@@ -92,7 +92,7 @@ fn exchange_one_way(
     }
     let mut p = Perm::identity(n);
     for (a, ca) in letters.iter().map(|&c| c as usize).enumerate() {
-        if a % (1 << 20) == 0 {
+        if a % (1 << 14) == 0 {
             ctl.check()?;
         }
         for cb in 0..k {

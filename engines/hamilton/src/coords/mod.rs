@@ -383,7 +383,7 @@ impl Coords {
         let mut queue: Vec<u64> = vec![start];
         let mut head = 0;
         while head < queue.len() {
-            if head % (1 << 20) == 0 {
+            if head % (1 << 14) == 0 {
                 ctl.check()?;
             }
             let v = queue[head];

@@ -69,7 +69,8 @@ pub(super) fn cover(
         stats.cover = format!("cosets of <{}>", alpha.names[g.letters[a]]);
     }
     stats.cycles = cycles as u64;
-    ctl.progress(&format!("hamilton: {cycles} cycles from {}", stats.cover));
+    let cycles_text = puz_core::count(cycles, "cycle");
+    ctl.progress(&format!("hamilton: {cycles_text} from {}", stats.cover));
     Ok(Cover { slot, cid, cycles })
 }
 
@@ -107,7 +108,7 @@ fn alternating_cover(
 ) -> Result<bool, Interrupt> {
     let n = slot.len() as u32;
     for v in 0..n {
-        if v % (1 << 20) == 0 {
+        if v % (1 << 14) == 0 {
             ctl.check()?;
         }
         if !g.is_valid(v)

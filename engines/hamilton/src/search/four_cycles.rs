@@ -31,7 +31,7 @@ pub(super) fn join(
         stats.rounds += 1;
         let before = comps;
         for p in 0..n {
-            if p % (1 << 20) == 0 {
+            if p % (1 << 14) == 0 {
                 ctl.check()?;
             }
             if !g.is_valid(p) {

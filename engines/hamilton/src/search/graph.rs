@@ -67,7 +67,7 @@ impl Graph {
         let mut f = Folder::new();
         let mut v = self.id;
         for k in 0..self.count {
-            if k % (1 << 22) == 0 {
+            if k % (1 << 16) == 0 {
                 ctl.check()?;
             }
             let s = slot[v as usize];
@@ -118,7 +118,7 @@ pub(super) fn build_graph(
     let mut bipartite = true;
     let mut head = 0usize;
     while head < queue.len() {
-        if head.is_multiple_of(1 << 20) {
+        if head.is_multiple_of(1 << 14) {
             ctl.check()?;
         }
         let v = queue[head];

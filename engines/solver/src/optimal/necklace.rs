@@ -226,8 +226,8 @@ mod tests {
     #[test]
     fn rotations_rule_only_where_rotations_stay_canonical() {
         let c3 = cube3();
-        let htm = Metric::htm(&c3, &FACES).unwrap();
-        let atm = Metric::atm(&c3, &FACES).unwrap();
+        let htm = Metric::htm(&c3, &FACES, &Control::default()).unwrap();
+        let atm = Metric::atm(&c3, &FACES, &Control::default()).unwrap();
         assert!(rotations_stay_canonical(&atm, &Canon::new(&atm)));
         // htm refuses `D U` (searching `U D`), which is no cheaper.
         assert!(!rotations_stay_canonical(&htm, &Canon::new(&htm)));
@@ -320,7 +320,7 @@ mod tests {
         // On the 3x3x3 in atm, reversing keeps canonical sequences canonical; the inverse
         // of every letter has its rank under the superflip's symmetries.
         let c3 = cube3();
-        let atm = Metric::atm(&c3, &FACES).unwrap();
+        let atm = Metric::atm(&c3, &FACES, &Control::default()).unwrap();
         assert!(reversals_stay_canonical(&atm, &Canon::new(&atm)));
         let solver = Solver::new(&c3, &atm, &opts(1 << 20), &Control::default()).unwrap();
         let superflip = seq(&c3, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");

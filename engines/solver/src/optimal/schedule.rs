@@ -218,6 +218,7 @@ impl Iteration<'_> {
             if wanted.stops(found.load(Ordering::Relaxed), base) {
                 return Ok(u32::MAX);
             }
+            self.ctl.check()?;
             if let Some(next) = search.task(self.start, t)? {
                 return Ok(next);
             }

@@ -151,7 +151,9 @@ impl<'a> Search<'a> {
 
     fn dfs(&mut self, depth: usize, g: u32, state: u32, period: usize) -> Result<(), SolveError> {
         self.nodes += 1;
-        if self.nodes & 0xffff == 0 {
+        // Often enough for a task of a few thousand slow nodes (weak tables on a big
+        // puzzle) to see Ctrl-C: the count starts afresh in every task.
+        if self.nodes & 0x3ff == 0 {
             self.ctl.check()?;
         }
         let n = self.s.model.n;

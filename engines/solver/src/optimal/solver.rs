@@ -10,7 +10,7 @@ use crate::metric::Metric;
 use crate::model::{Action, CellMap, Model};
 use crate::pdb::{plan, Cache, Heuristic, Locator};
 use crate::symmetry::{representatives, Symmetries};
-use puz_core::{Control, Perm, Puzzle};
+use puz_core::{count, Control, Perm, Puzzle};
 use std::path::PathBuf;
 
 /// A solver for one puzzle and metric, keeping its tables for many positions.
@@ -291,7 +291,10 @@ impl Solver {
             }
             .run()?;
             nodes += out.nodes;
-            ctl.progress(&format!("cost {bound} searched: {nodes} nodes in all"));
+            ctl.progress(&format!(
+                "cost {bound} searched: {} in all",
+                count(nodes, "node")
+            ));
             if !out.solutions.is_empty() {
                 let (solutions, verified) = self.checked(position, out.solutions, all, bound);
                 return Ok(Optimal {

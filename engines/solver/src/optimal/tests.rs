@@ -22,9 +22,9 @@ pub(super) fn opts(mem: u64) -> OptimalOptions {
 fn cube3_small_cases() {
     let c3 = cube3();
     let ctl = Control::default();
-    let htm = Metric::htm(&c3, &FACES).unwrap();
-    let qtm = Metric::qtm(&c3, &FACES).unwrap();
-    let atm = Metric::atm(&c3, &FACES).unwrap();
+    let htm = Metric::htm(&c3, &FACES, &Control::default()).unwrap();
+    let qtm = Metric::qtm(&c3, &FACES, &Control::default()).unwrap();
+    let atm = Metric::atm(&c3, &FACES, &Control::default()).unwrap();
     let pons = seq(&c3, "U2 D2 F2 B2 L2 R2");
     let sexy = seq(&c3, "R U R' U'");
     let solve = |m: &Metric, p: &Perm| {
@@ -64,8 +64,8 @@ fn cube3_small_cases() {
 fn trivial_positions_need_no_table() {
     let c3 = cube3();
     let ctl = Control::default();
-    let htm = Metric::htm(&c3, &FACES).unwrap();
-    let qtm = Metric::qtm(&c3, &FACES).unwrap();
+    let htm = Metric::htm(&c3, &FACES, &Control::default()).unwrap();
+    let qtm = Metric::qtm(&c3, &FACES, &Control::default()).unwrap();
     let none = opts(1);
     let r = optimal(&c3, &htm, &seq(&c3, "R2"), &none, &ctl).unwrap();
     assert_eq!(
@@ -96,7 +96,7 @@ fn trivial_positions_need_no_table() {
 fn earliest_is_the_same_on_any_number_of_threads() {
     let c3 = cube3();
     let ctl = Control::default();
-    let htm = Metric::htm(&c3, &FACES).unwrap();
+    let htm = Metric::htm(&c3, &FACES, &Control::default()).unwrap();
     let solver = Solver::new(&c3, &htm, &opts(4 << 20), &ctl).unwrap();
     let positions = ["R U2 D' B D' F2 L", "U2 D2 F2 B2 L2 R2", "F R' U L2 B D' R"];
     let run = |threads: usize| -> Vec<(Optimal, Optimal)> {
@@ -131,7 +131,7 @@ fn earliest_is_the_same_on_any_number_of_threads() {
 fn all_solutions_of_a_short_position() {
     let c3 = cube3();
     let ctl = Control::default();
-    let htm = Metric::htm(&c3, &FACES).unwrap();
+    let htm = Metric::htm(&c3, &FACES, &Control::default()).unwrap();
     // U D (= D U): one canonical solution U' D'.
     let mut o = opts(1 << 20);
     o.all = true;
@@ -156,7 +156,7 @@ fn agrees_with_breadth_first_search() {
     use rand::{Rng, SeedableRng};
     let c2 = cube2();
     let ctl = Control::default();
-    let htm = Metric::htm(&c2, &[]).unwrap();
+    let htm = Metric::htm(&c2, &[], &Control::default()).unwrap();
     let model = Model::new(&c2).unwrap();
     let solver = Solver::new(&c2, &htm, &opts(1 << 20), &ctl).unwrap();
     // Distances of all positions within 7 by BFS.
@@ -206,7 +206,7 @@ fn conjugates_are_exact() {
     use rand::{Rng, SeedableRng};
     let c3 = cube3();
     let ctl = Control::default();
-    let atm = Metric::atm(&c3, &FACES).unwrap();
+    let atm = Metric::atm(&c3, &FACES, &Control::default()).unwrap();
     let model = Model::new(&c3).unwrap();
     let with = Solver::new(
         &c3,
@@ -259,7 +259,7 @@ fn symmetric_positions_search_one_task_per_class() {
     // with the search over every task.
     let c3 = cube3();
     let ctl = Control::default();
-    let atm = Metric::atm(&c3, &FACES).unwrap();
+    let atm = Metric::atm(&c3, &FACES, &Control::default()).unwrap();
     let with = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
     let mut without = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
     without.symmetries.elements.truncate(1);
@@ -289,9 +289,9 @@ fn skipped_look_ups_never_cut() {
     let c3 = cube3();
     let ctl = Control::default();
     for metric in [
-        Metric::htm(&c3, &FACES).unwrap(),
-        Metric::qtm(&c3, &FACES).unwrap(),
-        Metric::atm(&c3, &FACES).unwrap(),
+        Metric::htm(&c3, &FACES, &Control::default()).unwrap(),
+        Metric::qtm(&c3, &FACES, &Control::default()).unwrap(),
+        Metric::atm(&c3, &FACES, &Control::default()).unwrap(),
     ] {
         let mut o = opts(1 << 20);
         o.all = true;
@@ -315,7 +315,7 @@ fn skipped_look_ups_never_cut() {
 #[ignore]
 fn superflip_atm() {
     let c3 = cube3();
-    let atm = Metric::atm(&c3, &FACES).unwrap();
+    let atm = Metric::atm(&c3, &FACES, &Control::default()).unwrap();
     let superflip = seq(&c3, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
     let r = optimal(
         &c3,

@@ -17,7 +17,7 @@ pub(super) fn actions_of(model: &Model, metric: &Metric) -> Vec<Action> {
 pub(super) fn setup() -> (Model, Metric, Vec<Action>) {
     let c2 = cube2();
     let model = Model::new(&c2).unwrap();
-    let htm = Metric::htm(&c2, &[]).unwrap();
+    let htm = Metric::htm(&c2, &[], &puz_core::Control::default()).unwrap();
     let actions = actions_of(&model, &htm);
     (model, htm, actions)
 }
@@ -26,7 +26,12 @@ pub(super) fn setup() -> (Model, Metric, Vec<Action>) {
 pub(super) fn cube3_htm() -> (Model, Metric, Vec<Action>) {
     let c3 = crate::testsupport::cube3();
     let model = Model::new(&c3).unwrap();
-    let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"]).unwrap();
+    let htm = Metric::htm(
+        &c3,
+        &["U", "D", "R", "L", "F", "B"],
+        &puz_core::Control::default(),
+    )
+    .unwrap();
     let actions = actions_of(&model, &htm);
     (model, htm, actions)
 }
@@ -35,7 +40,7 @@ pub(super) fn cube3_htm() -> (Model, Metric, Vec<Action>) {
 pub(super) fn cube2_qtm() -> (Model, Metric, Vec<Action>) {
     let c2 = cube2();
     let model = Model::new(&c2).unwrap();
-    let qtm = Metric::qtm(&c2, &[]).unwrap();
+    let qtm = Metric::qtm(&c2, &[], &puz_core::Control::default()).unwrap();
     let actions = actions_of(&model, &qtm);
     (model, qtm, actions)
 }

@@ -32,7 +32,7 @@ use crate::metric::Metric;
 use crate::model::{Action, Model};
 use cache::{file_name, load, lock, store, FILE_HEADER};
 use fill::Meter;
-use puz_core::{Control, Interrupt};
+use puz_core::{count, Control, Interrupt};
 use std::path::{Path, PathBuf};
 
 /// One filled table.
@@ -143,8 +143,8 @@ impl Heuristic {
         } in planned
         {
             let what = format!(
-                "{} pieces {:?}{} of orbit {}",
-                p.pieces.len(),
+                "{} {:?}{} of orbit {}",
+                count(p.pieces.len(), "piece"),
                 p.pieces,
                 if p.all_ori {
                     " and every orientation"
@@ -157,8 +157,8 @@ impl Heuristic {
             if let Some(f) = &file {
                 if let Some(table) = load(f, p.bytes(), map) {
                     report.push(format!(
-                        "{what}: {} entries, loaded from {}",
-                        p.size,
+                        "{what}: {}, loaded from {}",
+                        count(p.size, "entry"),
                         f.display()
                     ));
                     pdbs.push(Pdb { pattern: p, table });
@@ -178,8 +178,8 @@ impl Heuristic {
                 });
                 if let Some(table) = load(f, p.bytes(), map) {
                     report.push(format!(
-                        "{what}: {} entries, loaded from {} (built by another process)",
-                        p.size,
+                        "{what}: {}, loaded from {} (built by another process)",
+                        count(p.size, "entry"),
                         f.display()
                     ));
                     before += p.size;
@@ -204,8 +204,8 @@ impl Heuristic {
             let pdb = Pdb::fill(model, p, actions, &metric.cost, &meter)?;
             before += size;
             let mut line = format!(
-                "{what}: {} entries, built in {:.1} s",
-                pdb.pattern.size,
+                "{what}: {}, built in {:.1} s",
+                count(pdb.pattern.size, "entry"),
                 t0.elapsed().as_secs_f64()
             );
             if let (Some(f), Some(c)) = (&file, cache) {
