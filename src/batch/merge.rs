@@ -83,8 +83,8 @@ pub fn merge(dir: &Path) -> Result<String, String> {
                 }
             }
             msg.push_str(&format!(
-                "\n  {} of {total} missing ({}); the first: {}",
-                puz_core::count(missing.len(), "item"),
+                "\n  {} of {total} items missing ({}); the first: {}",
+                missing.len(),
                 by_shard.join(", "),
                 list(&missing)
             ));
