@@ -69,6 +69,8 @@ pub fn join(
         hx: u32,
         letters: [u32; 4],
         shapes: [Vec<u32>; 2],
+        /// The letters' effects, then each shape's and its inverse's.
+        effects: Vec<Perm>,
         gadgets: Vec<Gadget>,
     }
     let mut plans: Vec<Plan> = Vec::new();
@@ -103,6 +105,7 @@ pub fn join(
                 hx,
                 letters,
                 shapes,
+                effects,
                 gadgets,
             });
         }
@@ -112,6 +115,7 @@ pub fn join(
         hx,
         letters,
         shapes,
+        effects,
         gadgets,
     } in plans
     {
@@ -121,7 +125,7 @@ pub fn join(
             alpha.names[hx as usize]
         ));
         // The paths: letters from the cycle below, shapes by rotations carried up.
-        let mut paths: Vec<Option<Word>> = vec![None; 8];
+        let mut paths: Vec<Option<Word>> = vec![None; effects.len()];
         for (i, &l) in letters.iter().enumerate() {
             paths[i] = m.path_with_effect(top, l);
         }
@@ -138,17 +142,15 @@ pub fn join(
                 "joins: a Hamilton path with the effect {}",
                 text.join(" ")
             ));
-            let e = s
-                .iter()
-                .fold(Perm::identity(n), |p, &l| p.then(&sub.perms[l as usize]));
+            let e = &effects[4 + 2 * si];
             // `x'y'x` takes two rotations, `x'yxy'x` four: a search allowed more than it
             // needs explores deeper at every cut before the one that works, one allowed
             // fewer scans every cut before giving up.
             let depth = if si == 0 { 2 } else { 4 };
-            let mut found = rotated_path(sub, below.bottom_cycle, below.bottom, &e, depth, ctx.ctl)
+            let mut found = rotated_path(sub, below.bottom_cycle, below.bottom, e, depth, ctx.ctl)
                 .map_err(interrupted(span))?;
             if found.is_none() && depth < 4 {
-                found = rotated_path(sub, below.bottom_cycle, below.bottom, &e, 4, ctx.ctl)
+                found = rotated_path(sub, below.bottom_cycle, below.bottom, e, 4, ctx.ctl)
                     .map_err(interrupted(span))?;
             }
             let Some(p) = found else { continue };

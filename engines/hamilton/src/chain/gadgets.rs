@@ -55,7 +55,7 @@ pub fn find_gadgets(
     // Left: d_0 e_1 d_1 ... e_h d_h; right: e_{h+1} d_{h+1} ... e_k d_k.
     let h = k / 2;
     let mut left: HashMap<Perm, Vec<Half>> = HashMap::new();
-    let mut halves = vec![(
+    let mut halves: Vec<Part> = vec![(
         alpha.perms[conn[0] as usize].clone(),
         vec![conn[0]],
         Vec::new(),
@@ -63,41 +63,18 @@ pub fn find_gadgets(
     if conn.len() == 2 {
         halves.push((alpha.perms[conn[1] as usize].clone(), vec![conn[1]], vec![]));
     }
-    for _ in 0..h {
-        let mut next = Vec::new();
-        for (p, cs, es) in &halves {
-            for (ei, e) in effects.iter().enumerate() {
-                for &c in &conn {
-                    let mut cs2 = cs.clone();
-                    cs2.push(c);
-                    let mut es2: Vec<usize> = es.clone();
-                    es2.push(ei);
-                    next.push((p.then(e).then(&alpha.perms[c as usize]), cs2, es2));
-                }
-            }
-        }
-        halves = next;
-    }
+    let halves = grow(alpha, halves, effects, &conn, h);
     for (p, cs, es) in halves {
         left.entry(p).or_default().push((cs, es));
     }
     let n = alpha.perms[d as usize].degree();
-    let mut right = vec![(Perm::identity(n), Vec::<u32>::new(), Vec::<usize>::new())];
-    for _ in h..k {
-        let mut next = Vec::new();
-        for (p, cs, es) in &right {
-            for (ei, e) in effects.iter().enumerate() {
-                for &c in &conn {
-                    let mut cs2 = cs.clone();
-                    cs2.push(c);
-                    let mut es2 = es.clone();
-                    es2.push(ei);
-                    next.push((p.then(e).then(&alpha.perms[c as usize]), cs2, es2));
-                }
-            }
-        }
-        right = next;
-    }
+    let right = grow(
+        alpha,
+        vec![(Perm::identity(n), Vec::new(), Vec::new())],
+        effects,
+        &conn,
+        k - h,
+    );
     let mut out = Vec::new();
     for (p, cs, es) in &right {
         let pi = p.inverse();
@@ -119,4 +96,33 @@ pub fn find_gadgets(
         }
     }
     out
+}
+
+/// A product so far, its connectors and its effect indices.
+type Part = (Perm, Vec<u32>, Vec<usize>);
+
+/// Every extension of `parts` by `times` more (effect, connector) pairs.
+fn grow(
+    alpha: &Alphabet,
+    mut parts: Vec<Part>,
+    effects: &[Perm],
+    conn: &[u32],
+    times: usize,
+) -> Vec<Part> {
+    for _ in 0..times {
+        let mut next = Vec::with_capacity(parts.len() * effects.len() * conn.len());
+        for (p, cs, es) in &parts {
+            for (ei, e) in effects.iter().enumerate() {
+                for &c in conn {
+                    let mut cs2 = cs.clone();
+                    cs2.push(c);
+                    let mut es2 = es.clone();
+                    es2.push(ei);
+                    next.push((p.then(e).then(&alpha.perms[c as usize]), cs2, es2));
+                }
+            }
+        }
+        parts = next;
+    }
+    parts
 }
