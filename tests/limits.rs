@@ -1,8 +1,8 @@
 //! Scripts the fuzzer found running past their time or memory limit, run as the fuzzer
 //! runs a case (`puz-fuzz --run`: a time limit whose end sets the cancel flag, a memory
 //! limit, the peak resident size measured) one at a time. Each must end as its first line
-//! says (`// expect: timeout`, or `error` with `limit: N ms`), soon after its time limit
-//! and within its memory. The scripts are under `tests/limits/`; those too large to keep
+//! says (`// expect: timeout`, or `error, limit: N ms`, or `timeout, limit: N ms, memory:
+//! M MiB`), soon after its time limit and within its memory. The scripts are under `tests/limits/`; those too large to keep
 //! as files are written here.
 
 use std::path::Path;
@@ -11,7 +11,8 @@ use std::time::Duration;
 
 /// The time limit of a script that does not give one.
 const LIMIT_MS: u64 = 500;
-/// The memory limit of every case (its computations get a sixteenth less).
+/// The memory limit of a case that does not give one (its computations get a sixteenth
+/// less).
 const MEMORY_MIB: u64 = 512;
 /// How long after its time limit a case may still run: a poll of the cancel flag is due
 /// every few milliseconds (the machine may be busy with other tests); the defects this
@@ -21,26 +22,36 @@ const GRACE: Duration = Duration::from_millis(250);
 struct Expect {
     outcome: String,
     limit_ms: u64,
+    memory_mib: u64,
 }
 
-/// `// expect: OUTCOME[, limit: N ms]` on the first line.
+/// `// expect: OUTCOME[, limit: N ms][, memory: M MiB]` on the first line.
 fn expectation(text: &str, name: &str) -> Expect {
     let first = text.lines().next().unwrap_or("");
     let rest = first
         .strip_prefix("// expect: ")
         .unwrap_or_else(|| panic!("{name}: the first line must be `// expect: OUTCOME`"));
     let mut parts = rest.split(", ");
-    let outcome = parts.next().unwrap().trim().to_string();
-    let limit_ms = parts
-        .next()
-        .map(|p| {
-            p.strip_prefix("limit: ")
-                .and_then(|n| n.strip_suffix(" ms"))
+    let mut e = Expect {
+        outcome: parts.next().unwrap().trim().to_string(),
+        limit_ms: LIMIT_MS,
+        memory_mib: MEMORY_MIB,
+    };
+    for p in parts {
+        let number = |prefix: &str, unit: &str| {
+            p.strip_prefix(prefix)
+                .and_then(|n| n.strip_suffix(unit))
                 .and_then(|n| n.parse().ok())
-                .unwrap_or_else(|| panic!("{name}: write the limit as `limit: N ms`"))
-        })
-        .unwrap_or(LIMIT_MS);
-    Expect { outcome, limit_ms }
+        };
+        if let Some(ms) = number("limit: ", " ms") {
+            e.limit_ms = ms;
+        } else if let Some(mib) = number("memory: ", " MiB") {
+            e.memory_mib = mib;
+        } else {
+            panic!("{name}: `{p}` is neither `limit: N ms` nor `memory: M MiB`");
+        }
+    }
+    e
 }
 
 /// Runs `text` as a fuzzer case; fails unless it ends as expected, in time and memory.
@@ -53,7 +64,7 @@ fn run_case(name: &str, text: &str, expect: &Expect) {
         .arg("--run")
         .arg(&file)
         .args(["--limit-ms", &expect.limit_ms.to_string()])
-        .args(["--memory-mib", &MEMORY_MIB.to_string()])
+        .args(["--memory-mib", &expect.memory_mib.to_string()])
         .output()
         .expect("run puz-fuzz");
     let _ = std::fs::remove_file(&file);
@@ -131,6 +142,7 @@ fn a_long_cycle_on_many_points_is_refused() {
     let expect = Expect {
         outcome: "error".into(),
         limit_ms: 5000,
+        memory_mib: MEMORY_MIB,
     };
     run_case("long_cycle.puz", &puzzle_of(n, &a, &b), &expect);
 }
@@ -155,6 +167,7 @@ fn two_random_permutations_of_many_points_are_refused() {
     let expect = Expect {
         outcome: "error".into(),
         limit_ms: 5000,
+        memory_mib: MEMORY_MIB,
     };
     run_case("two_random.puz", &puzzle_of(n, &a, &b), &expect);
 }

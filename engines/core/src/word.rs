@@ -212,6 +212,7 @@ impl Word {
         Stream {
             inverse: &alpha.inverse,
             stack: vec![(self, false, 0)],
+            empty: HashMap::new(),
         }
     }
 
@@ -391,6 +392,26 @@ pub struct Stream<'a> {
     inverse: &'a [u32],
     /// (node, inverted, progress: next item index for Seq, repetitions done for Repeat)
     stack: Vec<(&'a Word, bool, u64)>,
+    /// Whether a node (by address) has no letters: a repetition of one is skipped, not
+    /// gone through `n` times (`(()^65536)^65536` took minutes to yield nothing).
+    empty: HashMap<usize, bool>,
+}
+
+impl Stream<'_> {
+    fn is_empty(&mut self, w: &Word) -> bool {
+        let key = w as *const Word as usize;
+        if let Some(&e) = self.empty.get(&key) {
+            return e;
+        }
+        let e = match w {
+            Word::Letter(_) => false,
+            Word::Seq(items) => items.iter().all(|x| self.is_empty(x)),
+            Word::Repeat(x, n) => *n == 0 || self.is_empty(x),
+            Word::Inverse(x) | Word::Named(_, x) => self.is_empty(x),
+        };
+        self.empty.insert(key, e);
+        e
+    }
 }
 
 impl<'a> Iterator for Stream<'a> {
@@ -418,11 +439,11 @@ impl<'a> Iterator for Stream<'a> {
                     self.stack.push((w, !inv, 0));
                 }
                 Word::Repeat(w, n) => {
-                    if *progress >= *n {
+                    let (w, n, done): (&'a Word, u64, u64) = (w, *n, *progress);
+                    if done >= n || (done == 0 && self.is_empty(w)) {
                         self.stack.pop();
                     } else {
-                        *progress += 1;
-                        let w: &'a Word = w;
+                        self.stack.last_mut().expect("on the stack").2 += 1;
                         self.stack.push((w, inv, 0));
                     }
                 }
@@ -456,6 +477,22 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         Alphabet::new(names, vec![a, b, c.clone(), c.inverse()]).unwrap()
+    }
+
+    #[test]
+    fn repetitions_of_no_letters_stream_nothing() {
+        let al = alpha();
+        // (`pow` drops an empty base only above 65536 repetitions; tests/limits holds the
+        // time this takes to a case's limit.)
+        let empty = Arc::new(Word::seq(vec![]));
+        let none = Word::Repeat(Arc::new(Word::Repeat(empty, 1 << 16)), 1 << 16);
+        let w = Word::seq(vec![
+            none.clone(),
+            Word::Letter(0),
+            Word::Inverse(Arc::new(Word::seq(vec![none, Word::Letter(2)]).pow(2))),
+            Word::Letter(1).pow(0),
+        ]);
+        assert_eq!(w.letters(&al), vec![0, 3, 3]);
     }
 
     #[test]

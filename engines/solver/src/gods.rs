@@ -514,6 +514,11 @@ pub fn sparse(
                     .map_init(
                         || (vec![0u8; model.n], vec![0u8; model.n], vec![0u8; model.n]),
                         |(s, t, u), chunk| {
+                            // A sweep of a layer takes seconds: each chunk looks at the
+                            // cancel flag (the check after the sweep then stops it).
+                            if ctl.cancelled() {
+                                return Vec::new();
+                            }
                             let mut out = Vec::with_capacity(chunk.len());
                             for &code in chunk {
                                 model.decode(code, s);
@@ -538,14 +543,16 @@ pub fn sparse(
                 ctl.check()?;
             }
             cands.par_sort_unstable();
+            ctl.check()?;
             cands.dedup();
             // Drop codes already at a smaller distance (within 2 * max cost).
             let lo = d.saturating_sub(2 * maxc);
             let earlier = &layers[lo..d];
             let fresh: Vec<u128> = cands
                 .into_par_iter()
-                .filter(|c| earlier.iter().all(|l| l.binary_search(c).is_err()))
+                .filter(|c| !ctl.cancelled() && earlier.iter().all(|l| l.binary_search(c).is_err()))
                 .collect();
+            ctl.check()?;
             layer.extend(fresh);
         }
         if passes > 1 {
