@@ -400,9 +400,9 @@ pub fn fill(
     let per = n as u64 * 2 + 64;
     let size = effort.ball.min(((64u64 << 20) / per) as usize);
     ctl.reserve("the ball of short scrambles", 2 * size as u64 * per)?;
-    let ball = scramble_ball(&steps, n, size, ctl)?;
+    let (ball, bytes) = scramble_ball(&steps, n, size, 64 << 20, ctl)?;
     // The set that found the ball is freed, but its memory mostly stays with the process.
-    f.beside = 2 * ball.len() as u64 * per;
+    f.beside = 2 * bytes;
     for w in &ball {
         ctl.check()?;
         f.sift(w.perm.clone(), vec![Seg::Letters(w.word.clone())], 0);
@@ -493,13 +493,17 @@ pub fn with_inverses(gens: &[WordPerm], letters: &Letters) -> Vec<WordPerm> {
 }
 
 /// Every element within the first `limit` of the Cayley ball (by number of steps), each once,
-/// with its first (shortest) word.
+/// with its first (shortest) word, and the bytes they hold: no more than about `bytes`
+/// (the words of a group with one generator of high order grow with the ball).
 fn scramble_ball(
     steps: &[WordPerm],
     n: usize,
     limit: usize,
+    bytes: u64,
     ctl: &Control,
-) -> Result<Vec<WordPerm>, Interrupt> {
+) -> Result<(Vec<WordPerm>, u64), Interrupt> {
+    let per = n as u64 * 2 + 64;
+    let mut held = 0u64;
     let mut seen: HashSet<Vec<u16>> = HashSet::new();
     seen.insert(raw::identity(n));
     let mut out: Vec<WordPerm> = vec![WordPerm {
@@ -513,11 +517,12 @@ fn scramble_ball(
         for i in frontier {
             ctl.check()?;
             for s in steps {
-                if out.len() > limit {
+                if out.len() > limit || held > bytes {
                     break;
                 }
                 let p = raw::then(&out[i].perm, &s.perm);
                 if seen.insert(p.clone()) {
+                    held += per + 4 * (out[i].word.len() + s.word.len()) as u64;
                     let mut word = Vec::with_capacity(out[i].word.len() + s.word.len());
                     word.extend_from_slice(&out[i].word);
                     word.extend_from_slice(&s.word);
@@ -526,9 +531,12 @@ fn scramble_ball(
             }
         }
         frontier = end..out.len();
+        if held > bytes {
+            break;
+        }
     }
     out.remove(0);
-    Ok(out)
+    Ok((out, held))
 }
 
 /// Sifts conjugated commutators of short scrambles and products of representatives.

@@ -8,7 +8,7 @@
 
 use crate::compile::pow_u64;
 use puz_core::{Alphabet, Control, Frame, Interrupt, Perm, Word};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// A node taken whole, and whether it is read inverted.
 pub type Seg<'w> = (&'w Word, bool);
@@ -76,9 +76,9 @@ impl<'a> Runs<'a> {
         Runs {
             alpha,
             member,
-            pure: HashMap::new(),
-            prod: HashMap::new(),
-            lens: HashMap::new(),
+            pure: HashMap::default(),
+            prod: HashMap::default(),
+            lens: HashMap::default(),
             degree: alpha.perms.first().map_or(0, |p| p.degree()),
         }
     }

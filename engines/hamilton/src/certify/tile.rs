@@ -11,7 +11,7 @@ use super::{Options, Subgroup};
 use puz_core::control::human_bytes;
 use puz_core::Word;
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Why the tiling stopped early.
 pub enum Stop {
@@ -107,8 +107,12 @@ pub struct Tiler<'a> {
     memo: HashMap<(usize, Vec<(NodeId, bool)>), Outcome>,
     /// Positions walked at the bottom so far.
     walked: u128,
-    /// Words certified to visit a whole coset of `H_l` once, by level (see [`super::slices`]).
-    paths: Vec<Vec<Vec<(Word, bool)>>>,
+    /// Words certified to visit a whole coset of `H_l` once, by level and product (see
+    /// [`super::slices`]).
+    #[allow(clippy::type_complexity)]
+    paths: Vec<HashMap<Perm, Vec<Vec<(Word, bool)>>>>,
+    /// How many words `paths` keeps at each level.
+    kept: Vec<usize>,
     /// One word per letter, for the letters that join slices.
     letters: &'static [Word],
     /// Bytes of the runs held by the levels above (being tiled).
@@ -117,8 +121,11 @@ pub struct Tiler<'a> {
 
 /// Steps one comparison of slices with a certified path may take.
 const COMPARE_BUDGET: u64 = 1 << 16;
-/// Certified paths kept per level.
-const PATHS_KEPT: usize = 16;
+/// Certified paths kept per level: a construction has a few distinct paths of each
+/// level, and a new one is certified (and kept) at most once.
+const PATHS_KEPT: usize = 4096;
+/// Certified paths kept for one product (compared one by one).
+const PATHS_PER_PRODUCT: usize = 16;
 
 impl<'a> Tiler<'a> {
     pub fn new(
@@ -139,9 +146,10 @@ impl<'a> Tiler<'a> {
             bottom,
             opts,
             ctl,
-            memo: HashMap::new(),
+            memo: HashMap::default(),
             walked: 0,
-            paths: vec![Vec::new(); levels.len()],
+            paths: vec![HashMap::default(); levels.len()],
+            kept: vec![0; levels.len()],
             // Leaked once per certificate: a word per letter of the alphabet.
             letters: Box::leak(
                 (0..alpha.len() as u32)
@@ -191,61 +199,140 @@ impl<'a> Tiler<'a> {
         Ok(out)
     }
 
-    /// Remembers a run that visits a whole coset of `H_l` once.
+    /// Remembers a run that visits a whole coset of `H_l` once, by its product.
     fn register(&mut self, l: usize, run: &Run<'_>, out: &Outcome) {
-        if matches!(out, Outcome::Covered(n) if *n == self.orders[l])
-            && self.paths[l].len() < PATHS_KEPT
+        if !matches!(out, Outcome::Covered(n) if *n == self.orders[l]) || self.kept[l] >= PATHS_KEPT
         {
-            let segs: Vec<(Word, bool)> = run.segs.iter().map(|&(w, i)| (w.clone(), i)).collect();
-            self.paths[l].push(segs);
+            return;
+        }
+        let product = run.start.inverse().then(&self.end(run));
+        let segs: Vec<(Word, bool)> = run.segs.iter().map(|&(w, i)| (w.clone(), i)).collect();
+        let bucket = self.paths[l].entry(product).or_default();
+        if bucket.len() < PATHS_PER_PRODUCT {
+            bucket.push(segs);
+            self.kept[l] += 1;
         }
     }
 
-    /// The runs of one coset as slices of one path ([`super::slices`]): joined by the
-    /// single letters of `H_l` between them, compared with the paths certified so far, or
-    /// else tiled as one run (and remembered when it covers the coset). `None` when the
-    /// gaps are not single letters or the joined run does not cover its positions once:
-    /// the runs are then tiled one by one (which also finds the exact first repeat).
-    fn slices(&mut self, l: usize, runs: &[Run<'_>]) -> Result<Option<Outcome>, Stop> {
-        let mut segs = runs[0].segs.clone();
-        let mut len = runs[0].len;
-        for pair in runs.windows(2) {
-            let (a, b) = (&pair[0], &pair[1]);
-            let mut end = a.start.clone();
-            for &(w, inv) in &a.segs {
-                end = end.then(&self.runs.eval(w, inv));
-            }
-            let gap = end.inverse().then(&b.start);
-            let alpha = self.runs.alpha;
-            let Some(g) =
-                (0..alpha.len()).find(|&g| alpha.perms[g] == gap && self.runs.member(l, g as u32))
-            else {
-                return Ok(None);
-            };
-            segs.push((&self.letters[g], false));
-            segs.extend(b.segs.iter().copied());
-            len += 1 + b.len;
+    /// The position after a run's last letter.
+    fn end(&mut self, run: &Run<'_>) -> Perm {
+        let mut end = run.start.clone();
+        for &(w, inv) in &run.segs {
+            end = end.then(&self.runs.eval(w, inv));
         }
-        let joined = Run {
-            segs,
-            start: runs[0].start.clone(),
-            pos0: runs[0].pos0,
-            len,
+        end
+    }
+
+    /// The order in which the runs of one coset are pieces of one path: each run followed
+    /// by the run that starts one letter of `H_l` after its end (word order preferred),
+    /// every run once. The runs' indices and the joining letters, or `None`.
+    fn chain(&mut self, l: usize, runs: &[Run<'_>], ends: &[Perm]) -> Option<Vec<(usize, u32)>> {
+        let alpha = self.runs.alpha;
+        let n = runs.len();
+        let letters: Vec<u32> = (0..alpha.len() as u32)
+            .filter(|&g| self.runs.member(l, g))
+            .collect();
+        let joins = |i: usize, j: usize| {
+            letters
+                .iter()
+                .copied()
+                .find(|&g| ends[i].then(&alpha.perms[g as usize]) == runs[j].start)
         };
-        if len + 1 == self.orders[l] {
-            let known = std::mem::take(&mut self.paths[l]);
-            let mut hit = false;
-            for p in &known {
-                self.ctl.check()?;
-                let refs: Vec<(&Word, bool)> = p.iter().map(|(w, i)| (w, *i)).collect();
-                if same_letters(&mut self.runs, &joined.segs, &refs, COMPARE_BUDGET) {
-                    hit = true;
+        let mut next: Vec<Option<(usize, u32)>> = vec![None; n];
+        let mut at: HashMap<&Perm, usize> = HashMap::default();
+        for (i, r) in runs.iter().enumerate() {
+            if at.insert(&r.start, i).is_some() {
+                return None; // two runs start at one position
+            }
+        }
+        for i in 0..n {
+            next[i] = (i + 1 < n)
+                .then(|| joins(i, i + 1).map(|g| (i + 1, g)))
+                .flatten()
+                .or_else(|| {
+                    letters.iter().find_map(|&g| {
+                        let p = ends[i].then(&alpha.perms[g as usize]);
+                        at.get(&p).filter(|&&j| j != i).map(|&j| (j, g))
+                    })
+                });
+        }
+        let mut indeg = vec![0usize; n];
+        for &(j, _) in next.iter().flatten() {
+            indeg[j] += 1;
+        }
+        let heads: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
+        let head = match heads.len() {
+            0 => 0, // the pieces close into a cycle: start anywhere
+            1 => heads[0],
+            _ => return None,
+        };
+        let mut seen = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        let mut i = head;
+        loop {
+            seen[i] = true;
+            match next[i] {
+                Some((j, g)) if !seen[j] && order.len() + 1 < n => {
+                    order.push((i, g));
+                    i = j;
+                }
+                _ => {
+                    order.push((i, u32::MAX));
                     break;
                 }
             }
-            self.paths[l] = known;
-            if hit {
-                return Ok(Some(Outcome::Covered(len + 1)));
+        }
+        (order.len() == n).then_some(order)
+    }
+
+    /// The runs of one coset as slices of one path ([`super::slices`]): put in the order
+    /// in which single letters of `H_l` join each to the next (word order when it does),
+    /// compared with the paths certified so far that have the same product, or else tiled
+    /// as one run (and remembered when it covers the coset). `None` when no such order
+    /// exists or the joined run does not cover its positions once: the runs are then tiled
+    /// one by one (which also finds the exact first repeat).
+    fn slices(&mut self, l: usize, runs: &[Run<'_>]) -> Result<Option<Outcome>, Stop> {
+        let ends: Vec<Perm> = runs.iter().map(|r| self.end(r)).collect();
+        let Some(order) = self.chain(l, runs, &ends) else {
+            return Ok(None);
+        };
+        let (head, last) = (order[0].0, order[order.len() - 1].0);
+        let mut segs = Vec::new();
+        let mut len = 0u128;
+        for &(i, g) in &order {
+            segs.extend(runs[i].segs.iter().copied());
+            len += runs[i].len;
+            if g != u32::MAX {
+                segs.push((&self.letters[g as usize], false));
+                len += 1;
+            }
+        }
+        let joined = Run {
+            segs,
+            start: runs[head].start.clone(),
+            pos0: runs[head].pos0,
+            len,
+        };
+        if len + 1 == self.orders[l] {
+            let product = runs[head].start.inverse().then(&ends[last]);
+            if let Some(mut known) = self.paths[l].remove(&product) {
+                let mut hit = None;
+                for (k, p) in known.iter().enumerate() {
+                    self.ctl.check()?;
+                    let refs: Vec<(&Word, bool)> = p.iter().map(|(w, i)| (w, *i)).collect();
+                    if same_letters(&mut self.runs, &joined.segs, &refs, COMPARE_BUDGET) {
+                        hit = Some(k);
+                        break;
+                    }
+                }
+                if let Some(k) = hit {
+                    // The path that matched is tried first next time.
+                    known[..=k].rotate_right(1);
+                }
+                self.paths[l].insert(product, known);
+                if hit.is_some() {
+                    return Ok(Some(Outcome::Covered(len + 1)));
+                }
             }
         }
         let out = self.tile(l, vec![joined])?;
@@ -290,7 +377,7 @@ impl<'a> Tiler<'a> {
     /// tiles each group.
     fn tile_groups(&mut self, l: usize, subs: Vec<Run<'_>>) -> Result<Outcome, Stop> {
         let below = self.levels[l - 1];
-        let mut slot: HashMap<Vec<u16>, usize> = HashMap::new();
+        let mut slot: HashMap<Vec<u16>, usize> = HashMap::default();
         let mut groups: Vec<Vec<Run<'_>>> = Vec::new();
         for s in subs {
             let k = below.key(&s.start);

@@ -157,7 +157,8 @@ pub fn rotated_path(
     let nn = size as usize;
     let mut p = Perm::identity(n);
     for a in 0..nn {
-        if a % (1 << 16) == 0 {
+        // Each cut searches up to |letters|^rotations rotations: look at Ctrl-C often.
+        if a % 64 == 0 {
             ctl.check()?;
         }
         let ca = letters[a] as usize;
