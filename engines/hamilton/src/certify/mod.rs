@@ -62,9 +62,10 @@
 //! found from the tree (a node whose letters all lie in `H` is one segment, never
 //! descended) and their starts from memoised products of nodes. Splices (one move of a
 //! path replaced by a detour through other cosets) leave a coset visited by several
-//! partial runs: when the single letters between them join them into a word whose
-//! letters equal those of a path already certified on a coset of the same level, the
-//! coset is covered ([`slices`]: one comparison that skips shared nodes); else they are
+//! partial runs: when single letters join them (in whatever order) into a word whose
+//! letters equal those of a path already certified on a coset of the same level (or of
+//! its inverse), the coset is covered ([`slices`]: one comparison that skips shared
+//! nodes, only with paths of the same product); else they are
 //! joined and tiled as one run, and only when that fails decomposed run by run, down to
 //! `H_0` if need be (which also finds the exact first repeat).
 

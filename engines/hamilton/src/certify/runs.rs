@@ -38,11 +38,6 @@ impl Run<'_> {
         (std::mem::size_of::<Run>() + 2 * degree + 32 + segs * std::mem::size_of::<Seg>() + 32)
             as u64
     }
-
-    /// The identity of the run for memoisation: its segments' identities.
-    pub fn key(&self) -> Vec<(NodeId, bool)> {
-        self.segs.iter().map(|(w, inv)| (id(w), *inv)).collect()
-    }
 }
 
 /// A node's identity: its kind, the address of the shared contents and a count. Equal

@@ -1,95 +1,108 @@
-//! Runs that are slices of one path: a coset of `H_l` visited by several runs, each the
-//! next piece of one Hamilton path of `H_l` with a single letter left out between pieces
-//! (the commuting splices and the joining gadgets replace one letter of a path by a
-//! detour through other cosets), is covered exactly once when the pieces joined by those
-//! letters spell a path already certified.
+//! Runs that are slices of one path: a coset of `H_l` visited by several runs, each a
+//! piece of one Hamilton path of `H_l` with a single letter left out between pieces (the
+//! commuting splices and the joining gadgets replace one letter of a path by a detour
+//! through other cosets; a rotation of a cycle cuts a path of the level below in two and
+//! visits the pieces in the other order), is covered exactly once when the pieces, put in
+//! the order in which single letters join them, spell a path already certified.
 //!
-//! Why it is sound: the letter `g_j` that joins run `j` to run `j + 1` is exact
-//! (`end_j · g_j = start_{j+1}`, permutations compared), so the joined word walked from
-//! the first start visits exactly the runs' positions, in order, and nothing else. When
-//! its letters equal those of a word already certified to visit a coset of `H_l` once
-//! (from any start: left multiplication maps cosets onto cosets), the runs visit their
-//! coset once. Letters are compared exactly, skipping nodes shared by both sides at the
-//! same offset (equal identity means equal letters); a comparison that would need more
-//! than its budget of steps answers "not equal", and the runs are then tiled as before.
+//! Why it is sound: the letter `g_j` that joins a run to the next in that order is exact
+//! (`end · g_j = start'`, permutations compared), and every run is used once, so the
+//! joined word walked from the first start visits exactly the runs' positions and
+//! nothing else. When its letters equal those of a word already certified to visit a
+//! coset of `H_l` once (from any start: left multiplication maps cosets onto cosets), the
+//! runs visit their coset once. A certified word read backwards (each node inverted) is
+//! certified too: it visits the positions of the word started at its start times the
+//! inverse of its product. Letters are compared exactly, skipping nodes (and copies of a
+//! repetition) shared by both sides at the same offset (equal identity means equal
+//! letters); a comparison that would need more than its budget of steps answers "not
+//! equal", and the runs are then tiled as before.
 
 use super::runs::{id, Runs, Seg};
 use puz_core::Word;
 
 /// A node read whole, or a remaining count of a repetition's copies.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 struct Item<'w> {
     w: &'w Word,
     inv: bool,
     /// For a repetition being unrolled: copies left (the item stands for `w` once when 1).
     copies: u64,
+    /// Letters of `w` once (looked up when the item is made: compared at every step).
+    len: u128,
 }
 
-/// A lazy stream of nodes over a list of segments, last item on top.
+impl Item<'_> {
+    fn total(&self) -> u128 {
+        self.len.saturating_mul(self.copies as u128)
+    }
+
+    fn letter(&self) -> bool {
+        self.copies == 1 && matches!(self.w, Word::Letter(_))
+    }
+}
+
+/// A lazy stream of nodes over a list of segments, last item on top; empty nodes are
+/// never pushed.
 struct Stream<'w> {
     stack: Vec<Item<'w>>,
 }
 
 impl<'w> Stream<'w> {
-    fn new(segs: &[Seg<'w>]) -> Stream<'w> {
-        Stream {
-            stack: segs
-                .iter()
-                .rev()
-                .map(|&(w, inv)| Item { w, inv, copies: 1 })
-                .collect(),
+    fn new(runs: &mut Runs, segs: &[Seg<'w>]) -> Stream<'w> {
+        let mut s = Stream { stack: Vec::new() };
+        for &(w, inv) in segs.iter().rev() {
+            s.push(runs, w, inv, 1);
+        }
+        s
+    }
+
+    fn push(&mut self, runs: &mut Runs, w: &'w Word, inv: bool, copies: u64) {
+        let len = runs.len(w);
+        if len > 0 && copies > 0 {
+            self.stack.push(Item {
+                w,
+                inv,
+                copies,
+                len,
+            });
+        }
+    }
+
+    /// Drops `c` copies of the top item.
+    fn skip(&mut self, c: u64) {
+        let top = self.stack.last_mut().expect("an item to skip");
+        if top.copies > c {
+            top.copies -= c;
+        } else {
+            self.stack.pop();
         }
     }
 
     /// Replaces the top item by its parts.
-    fn expand(&mut self) {
+    fn expand(&mut self, runs: &mut Runs) {
         let Some(top) = self.stack.pop() else { return };
         if top.copies > 1 {
             self.stack.push(Item {
                 copies: top.copies - 1,
-                ..top.clone()
+                ..top
             });
             self.stack.push(Item { copies: 1, ..top });
             return;
         }
         match top.w {
             Word::Letter(_) => self.stack.push(top),
-            Word::Named(_, x) => self.stack.push(Item {
-                w: x,
-                inv: top.inv,
-                copies: 1,
-            }),
-            Word::Inverse(x) => self.stack.push(Item {
-                w: x,
-                inv: !top.inv,
-                copies: 1,
-            }),
-            Word::Repeat(x, n) => {
-                if *n > 0 {
-                    self.stack.push(Item {
-                        w: x,
-                        inv: top.inv,
-                        copies: *n,
-                    })
-                }
-            }
+            Word::Named(_, x) => self.push(runs, x, top.inv, 1),
+            Word::Inverse(x) => self.push(runs, x, !top.inv, 1),
+            Word::Repeat(x, n) => self.push(runs, x, top.inv, *n),
             Word::Seq(items) => {
                 // Pushed so that the first item read comes out first.
                 if top.inv {
                     for x in items.iter() {
-                        self.stack.push(Item {
-                            w: x,
-                            inv: true,
-                            copies: 1,
-                        });
+                        self.push(runs, x, true, 1);
                     }
                 } else {
                     for x in items.iter().rev() {
-                        self.stack.push(Item {
-                            w: x,
-                            inv: false,
-                            copies: 1,
-                        });
+                        self.push(runs, x, false, 1);
                     }
                 }
             }
@@ -100,67 +113,97 @@ impl<'w> Stream<'w> {
 /// Whether `a` and `b` spell the same letters, within `budget` steps (false past it).
 pub fn same_letters(runs: &mut Runs, a: &[Seg], b: &[Seg], budget: u64) -> bool {
     let alpha = runs.alpha;
-    let (mut x, mut y) = (Stream::new(a), Stream::new(b));
+    let (mut x, mut y) = (Stream::new(runs, a), Stream::new(runs, b));
     let mut steps = 0u64;
     loop {
         steps += 1;
         if steps > budget {
             return false;
         }
-        match (x.stack.last().cloned(), y.stack.last().cloned()) {
-            (None, None) => return true,
-            (None, Some(t)) | (Some(t), None) => {
-                // Only empty nodes may remain on one side.
-                if runs.len(t.w) != 0 {
-                    return false;
-                }
-                if x.stack.is_empty() {
-                    y.stack.pop();
-                } else {
-                    x.stack.pop();
-                }
+        let (Some(&p), Some(&q)) = (x.stack.last(), y.stack.last()) else {
+            // Empty nodes are never pushed: both must end together.
+            return x.stack.is_empty() && y.stack.is_empty();
+        };
+        if p.inv == q.inv && id(p.w) == id(q.w) {
+            // The same node: as many copies as both have left are skipped at once.
+            let c = p.copies.min(q.copies);
+            x.skip(c);
+            y.skip(c);
+            continue;
+        }
+        let (p_letter, q_letter) = (p.letter(), q.letter());
+        if p_letter && q_letter {
+            let l = |w: &Word, inv: bool| match w {
+                Word::Letter(l) if inv => alpha.inverse[*l as usize],
+                Word::Letter(l) => *l,
+                _ => unreachable!(),
+            };
+            if l(p.w, p.inv) != l(q.w, q.inv) {
+                return false;
             }
-            (Some(p), Some(q)) => {
-                let (lp, lq) = (runs.len(p.w), runs.len(q.w));
-                if lp == 0 {
-                    x.stack.pop();
-                    continue;
-                }
-                if lq == 0 {
-                    y.stack.pop();
-                    continue;
-                }
-                if p.copies == 1 && q.copies == 1 && p.inv == q.inv && id(p.w) == id(q.w) {
-                    x.stack.pop();
-                    y.stack.pop();
-                    continue;
-                }
-                let p_letter = p.copies == 1 && matches!(p.w, Word::Letter(_));
-                let q_letter = q.copies == 1 && matches!(q.w, Word::Letter(_));
-                if p_letter && q_letter {
-                    let l = |w: &Word, inv: bool| match w {
-                        Word::Letter(l) if inv => alpha.inverse[*l as usize],
-                        Word::Letter(l) => *l,
-                        _ => unreachable!(),
-                    };
-                    if l(p.w, p.inv) != l(q.w, q.inv) {
-                        return false;
-                    }
-                    x.stack.pop();
-                    y.stack.pop();
-                    continue;
-                }
-                // The longer (or the one that is not a letter) is opened up.
-                let (sp, sq) = (
-                    lp.saturating_mul(p.copies as u128),
-                    lq.saturating_mul(q.copies as u128),
-                );
-                if q_letter || (!p_letter && sp >= sq) {
-                    x.expand();
-                } else {
-                    y.expand();
-                }
-            }
+            x.stack.pop();
+            y.stack.pop();
+            continue;
+        }
+        // The longer (or the one that is not a letter) is opened up.
+        if q_letter || (!p_letter && p.total() >= q.total()) {
+            x.expand(runs);
+        } else {
+            y.expand(runs);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use puz_core::Alphabet;
+
+    fn letters(alpha: &Alphabet, w: &Word) -> Vec<u32> {
+        let mut v = Vec::new();
+        super::super::runs::each_letter(alpha, w, false, &mut |x| {
+            v.push(x);
+            true
+        });
+        v
+    }
+
+    /// Nested words over four letters (two moves and their inverses), sharing nodes.
+    fn word() -> impl Strategy<Value = Word> {
+        let leaf = (0u32..4).prop_map(Word::Letter);
+        leaf.prop_recursive(5, 64, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(|v| Word::Seq(v.into())),
+                (inner.clone(), 0u64..4).prop_map(|(w, n)| Word::Repeat(w.into(), n)),
+                inner.clone().prop_map(|w| Word::Inverse(w.into())),
+                // The same node twice: identities are shared.
+                inner.prop_map(|w| Word::Seq(vec![w.clone(), w].into())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Equal letters are recognised however the nodes are cut and nested, and
+        /// different letters never are.
+        #[test]
+        fn same_letters_is_letter_equality(w in word(), v in word(), cut in 0u128..64) {
+            let p = puz_testkit::cubies::cube2();
+            let alpha = puz_testkit::alphabet(&p, &["U", "R"]);
+            let mut runs = Runs::new(&alpha, vec![vec![true; 4]]);
+            let n = runs.len(&w);
+            let i = cut.min(n);
+            let head = runs.cut(&w, i, false);
+            let tail = runs.cut(&w, n - i, true);
+            // The same letters, cut in two and compared with the whole.
+            prop_assert!(same_letters(&mut runs, &[(&head, false), (&tail, false)], &[(&w, false)], u64::MAX));
+            // Read inverted on both sides.
+            let inv = Word::Inverse(w.clone().into());
+            prop_assert!(same_letters(&mut runs, &[(&tail, true), (&head, true)], &[(&inv, false)], u64::MAX));
+            // Any two words: true exactly when their letters are equal.
+            let equal = letters(&alpha, &w) == letters(&alpha, &v);
+            prop_assert_eq!(same_letters(&mut runs, &[(&w, false)], &[(&v, false)], u64::MAX), equal);
+            prop_assert_eq!(same_letters(&mut runs, &[(&head, false), (&tail, false)], &[(&v, false)], u64::MAX), equal);
         }
     }
 }

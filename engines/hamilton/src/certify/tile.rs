@@ -5,7 +5,7 @@
 //! each group is tiled one level down. A single run that covers its whole coset is
 //! remembered (by its segments and level) and never decomposed again.
 
-use super::runs::{each_letter, NodeId, Run, Runs, SplitStop};
+use super::runs::{each_letter, id, NodeId, Run, Runs, Seg, SplitStop};
 use super::slices::same_letters;
 use super::{Options, Subgroup};
 use puz_core::control::human_bytes;
@@ -165,10 +165,16 @@ impl<'a> Tiler<'a> {
     /// all letters in `H_l`) land in.
     pub fn tile(&mut self, l: usize, runs: Vec<Run<'_>>) -> Result<Outcome, Stop> {
         self.ctl.check()?;
-        let single = (runs.len() == 1).then(|| (l, runs[0].key()));
+        let single = (runs.len() == 1).then(|| (l, self.key(&runs[0].segs, false)));
         if let Some(k) = &single {
             if let Some(o) = self.memo.get(k) {
                 return Ok(o.shift(runs[0].pos0, &runs[0].start, false));
+            }
+            // The same letters read backwards visit as many distinct positions (those of
+            // the run started at its start times the inverse of its product, in reverse).
+            let back = (l, self.key(&runs[0].segs, true));
+            if let Some(Outcome::Covered(n)) = self.memo.get(&back) {
+                return Ok(Outcome::Covered(*n));
             }
         }
         if runs.len() > 1 {
@@ -199,6 +205,24 @@ impl<'a> Tiler<'a> {
         Ok(out)
     }
 
+    /// The identity of segments for memoisation (of their inverse when `back`): their
+    /// nodes' identities, a letter read inverted named as its inverse letter.
+    fn key(&self, segs: &[Seg<'_>], back: bool) -> Vec<(NodeId, bool)> {
+        let alpha = self.runs.alpha;
+        let one = |&(w, inv): &Seg<'_>| {
+            let inv = inv ^ back;
+            match w {
+                Word::Letter(x) if inv => (id(&Word::Letter(alpha.inverse[*x as usize])), false),
+                _ => (id(w), inv),
+            }
+        };
+        if back {
+            segs.iter().rev().map(one).collect()
+        } else {
+            segs.iter().map(one).collect()
+        }
+    }
+
     /// Remembers a run that visits a whole coset of `H_l` once, by its product.
     fn register(&mut self, l: usize, run: &Run<'_>, out: &Outcome) {
         if !matches!(out, Outcome::Covered(n) if *n == self.orders[l]) || self.kept[l] >= PATHS_KEPT
@@ -207,10 +231,14 @@ impl<'a> Tiler<'a> {
         }
         let product = run.start.inverse().then(&self.end(run));
         let segs: Vec<(Word, bool)> = run.segs.iter().map(|&(w, i)| (w.clone(), i)).collect();
-        let bucket = self.paths[l].entry(product).or_default();
-        if bucket.len() < PATHS_PER_PRODUCT {
-            bucket.push(segs);
-            self.kept[l] += 1;
+        // Its inverse covers a coset too (read backwards from the other end).
+        let back: Vec<(Word, bool)> = segs.iter().rev().map(|(w, i)| (w.clone(), !i)).collect();
+        for (p, segs) in [(product.inverse(), back), (product, segs)] {
+            let bucket = self.paths[l].entry(p).or_default();
+            if bucket.len() < PATHS_PER_PRODUCT {
+                bucket.push(segs);
+                self.kept[l] += 1;
+            }
         }
     }
 
