@@ -107,6 +107,9 @@ pub struct Options {
     /// The most positions walked at the bottom over the whole certificate: past it the
     /// answer is "cannot certify" rather than hours of walking.
     pub max_walked: u128,
+    /// Bottom groups of at least this many elements are walked on coordinates (table
+    /// look-ups) rather than by ranking each position; a repeat is then located by ranks.
+    pub fast_walk_from: u64,
 }
 
 impl Default for Options {
@@ -116,6 +119,7 @@ impl Default for Options {
             max_bottom: 1 << 34,
             exact_below: 1 << 22,
             max_walked: 1 << 31,
+            fast_walk_from: 1 << 8,
         }
     }
 }
@@ -317,7 +321,9 @@ pub fn certify(
         pos0: 0,
         len: t.runs.len(&body),
     };
-    let out = match t.tile(top, vec![run]) {
+    let out = t.tile(top, vec![run]);
+    ctl.end_phase();
+    let out = match out {
         Ok(o) => o,
         Err(tile::Stop::Interrupt(i)) => return Err(i.into()),
         Err(tile::Stop::Budget(m)) => return Ok(Verdict::CannotCertify(m)),

@@ -187,7 +187,7 @@ impl Setup {
             w,
             &self.alpha,
             &self.chain(),
-            &Options::default(),
+            &fast_walks(),
             &Control::default(),
         )
         .unwrap()
@@ -201,14 +201,7 @@ impl Setup {
 
     /// [`Setup::compare`] with another chain.
     pub fn compare_with(&self, chain: &Chain, w: &Word) -> Verdict {
-        let v = certify(
-            w,
-            &self.alpha,
-            chain,
-            &Options::default(),
-            &Control::default(),
-        )
-        .unwrap();
+        let v = certify(w, &self.alpha, chain, &fast_walks(), &Control::default()).unwrap();
         let start = Perm::identity(self.alpha.perms[0].degree());
         let rep = check(
             w,
@@ -479,5 +472,14 @@ pub fn corrupt(w: &Word, alpha: &Alphabet, rng: &mut Rng) -> Option<(&'static st
             };
             Some((if twice { "twice" } else { "left out" }, edit(w, &p, &f)))
         }
+    }
+}
+
+/// The budgets, with every bottom group walked on coordinates (the tests' groups are
+/// small): a repeat found there is located again by ranks, so both walks are exercised.
+pub fn fast_walks() -> Options {
+    Options {
+        fast_walk_from: 1,
+        ..Options::default()
     }
 }

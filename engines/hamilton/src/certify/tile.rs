@@ -8,7 +8,9 @@
 use super::runs::{each_letter, id, NodeId, Run, Runs, Seg, SplitStop};
 use super::slices::same_letters;
 use super::{Options, Subgroup};
+use crate::coords::{Coords, CoordsError};
 use puz_core::control::human_bytes;
+use puz_core::progress::Pace;
 use puz_core::Word;
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker};
 use rustc_hash::FxHashMap as HashMap;
@@ -117,6 +119,10 @@ pub struct Tiler<'a> {
     letters: &'static [Word],
     /// Bytes of the runs held by the levels above (being tiled).
     held: u64,
+    /// When the top level's progress is next reported.
+    pace: Pace,
+    /// Coordinates of the bottom group for fast walks (`Some(None)`: they cannot be built).
+    coords: Option<Option<Coords>>,
 }
 
 /// Steps one comparison of slices with a certified path may take.
@@ -158,6 +164,8 @@ impl<'a> Tiler<'a> {
                     .into_boxed_slice(),
             ),
             held: 0,
+            pace: Pace::new(std::time::Duration::from_millis(250)),
+            coords: None,
         }
     }
 
@@ -417,7 +425,14 @@ impl<'a> Tiler<'a> {
         }
         let mut best: Option<Outcome> = None;
         let mut covered = 0u128;
-        for g in groups {
+        let total = groups.len() as u64;
+        let top = l + 1 == self.levels.len();
+        for (done, g) in groups.into_iter().enumerate() {
+            if top && self.ctl.reporting() && self.pace.due() {
+                let what = format!("cosets of level {}", l - 1);
+                self.ctl
+                    .step("certificate", &what, done as u64, total, "cosets");
+            }
             if let Some(at) = best.as_ref().and_then(|b| b.at()) {
                 // Every repeat in this group comes after its first position.
                 if g[0].pos0 >= at {
@@ -453,6 +468,11 @@ impl<'a> Tiler<'a> {
                 self.opts.max_walked
             )));
         }
+        if n >= self.opts.fast_walk_from {
+            if let Some(out) = self.walk_coords(runs)? {
+                return Ok(out);
+            }
+        }
         self.ctl
             .reserve("a bitset of the bottom group", n.div_ceil(8))?;
         let mut bits = vec![0u64; n.div_ceil(64) as usize];
@@ -480,6 +500,87 @@ impl<'a> Tiler<'a> {
             position: anchor.then(&rel),
             entered: runs[0].pos0,
         })
+    }
+
+    /// The walk of [`Self::walk`] on coordinates (a table look-up a letter, where ranking
+    /// composes and ranks a permutation): `Covered` when no position repeats, `None` when
+    /// one does or no coordinates can be built (the exact walk then says where).
+    fn walk_coords(&mut self, runs: &[Run<'_>]) -> Result<Option<Outcome>, Stop> {
+        let alpha = self.runs.alpha;
+        if self.coords.is_none() {
+            let degree = runs[0].start.degree();
+            let perms: Vec<Perm> = (0..alpha.len() as u32)
+                .map(|x| match self.runs.member(0, x) {
+                    true => alpha.perms[x as usize].clone(),
+                    false => Perm::identity(degree),
+                })
+                .collect();
+            let n = self.orders[0] as u64;
+            let max_space = n
+                .saturating_mul(8)
+                .min(self.ctl.memory_left().saturating_mul(4));
+            self.coords = Some(
+                match Coords::new(perms, degree, 1 << 25, max_space, self.ctl) {
+                    Ok(c) => Some(c),
+                    Err(CoordsError::Interrupt(i)) => return Err(i.into()),
+                    Err(CoordsError::TooLarge(_)) => None,
+                },
+            );
+        }
+        let Some(Some(coords)) = &self.coords else {
+            return Ok(None);
+        };
+        self.ctl.reserve(
+            "a bitset of the bottom group's coordinates",
+            coords.space.div_ceil(8),
+        )?;
+        let mut bits = vec![0u64; coords.space.div_ceil(64) as usize];
+        let anchor_inv = runs[0].start.inverse();
+        let mut covered = 0u128;
+        for r in runs {
+            let rel = anchor_inv.then(&r.start);
+            // Each run's start is checked to lie in the bottom group: its letters keep it there.
+            if self.bottom.rank(&rel).is_none() {
+                return Err(Stop::Budget(
+                    "the coset keys of H0 put positions of different cosets together".to_string(),
+                ));
+            }
+            let Some(c) = coords.encode(&rel) else {
+                return Ok(None);
+            };
+            let mut idx = coords.index(&c);
+            let mut mark = |i: u64| {
+                let (w, m) = ((i >> 6) as usize, 1u64 << (i & 63));
+                let fresh = bits[w] & m == 0;
+                bits[w] |= m;
+                fresh
+            };
+            if !mark(idx) {
+                return Ok(None);
+            }
+            covered += 1;
+            let mut count = 0u32;
+            let mut cancelled = false;
+            for &(w, inv) in &r.segs {
+                let go = each_letter(alpha, w, inv, &mut |x| {
+                    count = count.wrapping_add(1);
+                    if count & 0xffff == 0 && self.ctl.cancelled() {
+                        cancelled = true;
+                        return false;
+                    }
+                    idx = coords.step_index(idx, x as usize);
+                    covered += 1;
+                    mark(idx)
+                });
+                if cancelled {
+                    self.ctl.check()?;
+                }
+                if !go {
+                    return Ok(None);
+                }
+            }
+        }
+        Ok(Some(Outcome::Covered(covered)))
     }
 
     /// Visits the positions of the runs in order as ranks relative to the anchor; stops
