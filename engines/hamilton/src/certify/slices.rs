@@ -27,45 +27,51 @@ struct Item<'w> {
     inv: bool,
     /// For a repetition being unrolled: copies left (the item stands for `w` once when 1).
     copies: u64,
-    /// Letters of `w` once (looked up when the item is made: compared at every step).
+    /// Letters of `w` once, [`UNKNOWN`] until asked: most items are skipped as shared
+    /// nodes without it, and a look-up is most of a step's cost.
     len: u128,
 }
 
-impl Item<'_> {
-    fn total(&self) -> u128 {
-        self.len.saturating_mul(self.copies as u128)
-    }
+const UNKNOWN: u128 = u128::MAX;
 
+impl Item<'_> {
     fn letter(&self) -> bool {
         self.copies == 1 && matches!(self.w, Word::Letter(_))
     }
 }
 
-/// A lazy stream of nodes over a list of segments, last item on top; empty nodes are
-/// never pushed.
+/// A lazy stream of nodes over a list of segments, last item on top.
 struct Stream<'w> {
     stack: Vec<Item<'w>>,
 }
 
 impl<'w> Stream<'w> {
-    fn new(runs: &mut Runs, segs: &[Seg<'w>]) -> Stream<'w> {
+    fn new(segs: &[Seg<'w>]) -> Stream<'w> {
         let mut s = Stream { stack: Vec::new() };
         for &(w, inv) in segs.iter().rev() {
-            s.push(runs, w, inv, 1);
+            s.push(w, inv, 1);
         }
         s
     }
 
-    fn push(&mut self, runs: &mut Runs, w: &'w Word, inv: bool, copies: u64) {
-        let len = runs.len(w);
-        if len > 0 && copies > 0 {
+    fn push(&mut self, w: &'w Word, inv: bool, copies: u64) {
+        if copies > 0 {
             self.stack.push(Item {
                 w,
                 inv,
                 copies,
-                len,
+                len: UNKNOWN,
             });
         }
+    }
+
+    /// The letters of the top item (all its copies), looked up once.
+    fn top_total(&mut self, runs: &mut Runs) -> u128 {
+        let top = self.stack.last_mut().expect("a top item");
+        if top.len == UNKNOWN {
+            top.len = runs.len(top.w);
+        }
+        top.len.saturating_mul(top.copies as u128)
     }
 
     /// Drops `c` copies of the top item.
@@ -79,7 +85,7 @@ impl<'w> Stream<'w> {
     }
 
     /// Replaces the top item by its parts.
-    fn expand(&mut self, runs: &mut Runs) {
+    fn expand(&mut self) {
         let Some(top) = self.stack.pop() else { return };
         if top.copies > 1 {
             self.stack.push(Item {
@@ -91,18 +97,18 @@ impl<'w> Stream<'w> {
         }
         match top.w {
             Word::Letter(_) => self.stack.push(top),
-            Word::Named(_, x) => self.push(runs, x, top.inv, 1),
-            Word::Inverse(x) => self.push(runs, x, !top.inv, 1),
-            Word::Repeat(x, n) => self.push(runs, x, top.inv, *n),
+            Word::Named(_, x) => self.push(x, top.inv, 1),
+            Word::Inverse(x) => self.push(x, !top.inv, 1),
+            Word::Repeat(x, n) => self.push(x, top.inv, *n),
             Word::Seq(items) => {
                 // Pushed so that the first item read comes out first.
                 if top.inv {
                     for x in items.iter() {
-                        self.push(runs, x, true, 1);
+                        self.push(x, true, 1);
                     }
                 } else {
                     for x in items.iter().rev() {
-                        self.push(runs, x, false, 1);
+                        self.push(x, false, 1);
                     }
                 }
             }
@@ -113,7 +119,7 @@ impl<'w> Stream<'w> {
 /// Whether `a` and `b` spell the same letters, within `budget` steps (false past it).
 pub fn same_letters(runs: &mut Runs, a: &[Seg], b: &[Seg], budget: u64) -> bool {
     let alpha = runs.alpha;
-    let (mut x, mut y) = (Stream::new(runs, a), Stream::new(runs, b));
+    let (mut x, mut y) = (Stream::new(a), Stream::new(b));
     let mut steps = 0u64;
     loop {
         steps += 1;
@@ -121,14 +127,31 @@ pub fn same_letters(runs: &mut Runs, a: &[Seg], b: &[Seg], budget: u64) -> bool 
             return false;
         }
         let (Some(&p), Some(&q)) = (x.stack.last(), y.stack.last()) else {
-            // Empty nodes are never pushed: both must end together.
-            return x.stack.is_empty() && y.stack.is_empty();
+            // Only empty nodes may remain on one side.
+            let rest = if x.stack.is_empty() { &mut y } else { &mut x };
+            if rest.stack.is_empty() {
+                return true;
+            }
+            if rest.top_total(runs) != 0 {
+                return false;
+            }
+            rest.stack.pop();
+            continue;
         };
         if p.inv == q.inv && id(p.w) == id(q.w) {
             // The same node: as many copies as both have left are skipped at once.
             let c = p.copies.min(q.copies);
             x.skip(c);
             y.skip(c);
+            continue;
+        }
+        let (sp, sq) = (x.top_total(runs), y.top_total(runs));
+        if sp == 0 {
+            x.stack.pop();
+            continue;
+        }
+        if sq == 0 {
+            y.stack.pop();
             continue;
         }
         let (p_letter, q_letter) = (p.letter(), q.letter());
@@ -146,10 +169,10 @@ pub fn same_letters(runs: &mut Runs, a: &[Seg], b: &[Seg], budget: u64) -> bool 
             continue;
         }
         // The longer (or the one that is not a letter) is opened up.
-        if q_letter || (!p_letter && p.total() >= q.total()) {
-            x.expand(runs);
+        if q_letter || (!p_letter && sp >= sq) {
+            x.expand();
         } else {
-            y.expand(runs);
+            y.expand();
         }
     }
 }
