@@ -403,3 +403,64 @@ fn gray_code_too_large_to_walk() {
         t.elapsed()
     );
 }
+
+/// Runs that are rotations of one cycle are recognised by one cut and one comparison
+/// (`tile/rotations.rs`) once one of them was certified by its cosets; a rotation with a
+/// letter changed is not, and every outcome agrees with the positions walked one by one.
+#[test]
+fn rotations_of_a_cycle_are_recognised() {
+    let (_, s) = six();
+    let a = &s.alpha;
+    let c = Word::named("C", parse(a, "(R'R'LRRL'RRLRRL)5", &[]));
+    let levels: Vec<&dyn Subgroup> = vec![&s.levels[0], &s.levels[1]];
+    let (opts, ctl) = (fast_walks(), Control::default());
+    let mut t = tile::Tiler::new(a, &levels, &s.levels[0], &opts, &ctl);
+    let n = t.runs.len(&c);
+    assert_eq!(n, s.levels[1].order(), "C is a cycle of <R, L>");
+    let degree = a.perms[0].degree();
+    // Every word is kept alive: node identities are addresses.
+    let mut words: Vec<(Word, bool)> = Vec::new();
+    for o in [7u128, 23, 41, 58, 12, 30] {
+        let tail = t.runs.cut(&c, n - o - 1, true);
+        let head = t.runs.cut(&c, o, false);
+        words.push((Word::Seq(vec![tail, head].into()), true));
+    }
+    for o in [9u128, 33] {
+        // The last letter of the head replaced by its inverse.
+        let tail = t.runs.cut(&c, n - o - 1, true);
+        let head = t.runs.cut(&c, o - 1, false);
+        let last = t.runs.cut(&c, o, false).letters(a)[o as usize - 1];
+        let bad = Word::Letter(a.inverse[last as usize]);
+        words.push((Word::Seq(vec![tail, head, bad].into()), false));
+    }
+    let before = tile::rotations::RECOGNISED.with(|r| r.get());
+    for (w, good) in &words {
+        let run = runs::Run {
+            segs: vec![(w, false)],
+            start: Perm::identity(degree),
+            pos0: 0,
+            len: n - 1,
+        };
+        let seen_before = tile::rotations::RECOGNISED.with(|r| r.get());
+        let out = t.tile(1, vec![run]).ok().expect("no budget is reached");
+        let recognised = tile::rotations::RECOGNISED.with(|r| r.get()) > seen_before;
+        let mut p = Perm::identity(degree);
+        let mut seen = std::collections::HashSet::from([p.clone()]);
+        for x in w.letters(a) {
+            p = p.then(&a.perms[x as usize]);
+            seen.insert(p.clone());
+        }
+        let hamilton = seen.len() as u128 == n;
+        assert_eq!(hamilton, *good);
+        assert_eq!(
+            matches!(out, tile::Outcome::Covered(k) if k == n),
+            hamilton,
+            "{out:?}"
+        );
+        assert!(!recognised || hamilton);
+    }
+    let fired = tile::rotations::RECOGNISED.with(|r| r.get()) - before;
+    // The first rotation is certified by its cosets, the next five by the rule (as they
+    // are, or cut where the cycle wraps).
+    assert_eq!(fired, 5);
+}

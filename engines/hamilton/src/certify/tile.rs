@@ -15,6 +15,8 @@ use puz_core::Word;
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker};
 use rustc_hash::FxHashMap as HashMap;
 
+pub(super) mod rotations;
+
 /// Why the tiling stopped early.
 pub enum Stop {
     Interrupt(Interrupt),
@@ -129,9 +131,9 @@ pub struct Tiler<'a> {
 const COMPARE_BUDGET: u64 = 1 << 16;
 /// Certified paths kept per level: a construction has a few distinct paths of each
 /// level, and a new one is certified (and kept) at most once.
-const PATHS_KEPT: usize = 4096;
+const PATHS_KEPT: usize = 1 << 16;
 /// Certified paths kept for one product (compared one by one).
-const PATHS_PER_PRODUCT: usize = 16;
+const PATHS_PER_PRODUCT: usize = 64;
 
 impl<'a> Tiler<'a> {
     pub fn new(
@@ -202,8 +204,14 @@ impl<'a> Tiler<'a> {
             }
         } else if l == 0 {
             self.walk(&runs)?
+        } else if runs.len() == 1 && positions == self.orders[l] && self.rotation(l, &runs[0])? {
+            Outcome::Covered(positions)
         } else {
-            self.split_and_tile(l, &runs)?
+            let out = self.split_and_tile(l, &runs)?;
+            if runs.len() == 1 && matches!(out, Outcome::Covered(n) if n == self.orders[l]) {
+                self.register_rotations(l, &runs[0]);
+            }
+            out
         };
         if let Some(k) = single {
             self.memo
@@ -241,12 +249,19 @@ impl<'a> Tiler<'a> {
         let segs: Vec<(Word, bool)> = run.segs.iter().map(|&(w, i)| (w.clone(), i)).collect();
         // Its inverse covers a coset too (read backwards from the other end).
         let back: Vec<(Word, bool)> = segs.iter().rev().map(|(w, i)| (w.clone(), !i)).collect();
-        for (p, segs) in [(product.inverse(), back), (product, segs)] {
-            let bucket = self.paths[l].entry(p).or_default();
-            if bucket.len() < PATHS_PER_PRODUCT {
-                bucket.push(segs);
-                self.kept[l] += 1;
-            }
+        self.keep(l, product.inverse(), back);
+        self.keep(l, product, segs);
+    }
+
+    /// Keeps a certified path of `H_l` with its product, while there is room.
+    fn keep(&mut self, l: usize, product: Perm, segs: Vec<(Word, bool)>) {
+        if self.kept[l] >= PATHS_KEPT {
+            return;
+        }
+        let bucket = self.paths[l].entry(product).or_default();
+        if bucket.len() < PATHS_PER_PRODUCT {
+            bucket.push(segs);
+            self.kept[l] += 1;
         }
     }
 
@@ -351,28 +366,34 @@ impl<'a> Tiler<'a> {
         };
         if len + 1 == self.orders[l] {
             let product = runs[head].start.inverse().then(&ends[last]);
-            if let Some(mut known) = self.paths[l].remove(&product) {
-                let mut hit = None;
-                for (k, p) in known.iter().enumerate() {
-                    self.ctl.check()?;
-                    let refs: Vec<(&Word, bool)> = p.iter().map(|(w, i)| (w, *i)).collect();
-                    if same_letters(&mut self.runs, &joined.segs, &refs, COMPARE_BUDGET) {
-                        hit = Some(k);
-                        break;
-                    }
-                }
-                if let Some(k) = hit {
-                    // The path that matched is tried first next time.
-                    known[..=k].rotate_right(1);
-                }
-                self.paths[l].insert(product, known);
-                if hit.is_some() {
-                    return Ok(Some(Outcome::Covered(len + 1)));
-                }
+            if self.known(l, &joined.segs, &product)? {
+                return Ok(Some(Outcome::Covered(len + 1)));
             }
         }
         let out = self.tile(l, vec![joined])?;
         Ok(matches!(out, Outcome::Covered(_)).then_some(out))
+    }
+
+    /// Whether `segs` (with this product) spell a path certified to cover a coset of `H_l`.
+    fn known(&mut self, l: usize, segs: &[Seg<'_>], product: &Perm) -> Result<bool, Stop> {
+        let Some(mut known) = self.paths[l].remove(product) else {
+            return Ok(false);
+        };
+        let mut hit = None;
+        for (k, p) in known.iter().enumerate() {
+            self.ctl.check()?;
+            let refs: Vec<(&Word, bool)> = p.iter().map(|(w, i)| (w, *i)).collect();
+            if same_letters(&mut self.runs, segs, &refs, COMPARE_BUDGET) {
+                hit = Some(k);
+                break;
+            }
+        }
+        if let Some(k) = hit {
+            // The path that matched is tried first next time.
+            known[..=k].rotate_right(1);
+        }
+        self.paths[l].insert(product.clone(), known);
+        Ok(hit.is_some())
     }
 
     fn split_and_tile(&mut self, l: usize, runs: &[Run<'_>]) -> Result<Outcome, Stop> {
