@@ -40,18 +40,54 @@ impl Item<'_> {
     }
 }
 
-/// A lazy stream of nodes over a list of segments, last item on top.
+/// Segments borrowed from a run, or held by a certified path.
+#[derive(Clone, Copy)]
+pub enum Segs<'w> {
+    Run(&'w [Seg<'w>]),
+    Held(&'w [(Word, bool)]),
+}
+
+impl<'w> Segs<'w> {
+    fn len(&self) -> usize {
+        match self {
+            Segs::Run(s) => s.len(),
+            Segs::Held(s) => s.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> (&'w Word, bool) {
+        match *self {
+            Segs::Run(s) => s[i],
+            Segs::Held(s) => (&s[i].0, s[i].1),
+        }
+    }
+}
+
+/// A lazy stream of nodes over a list of segments: the opened items (last on top), then
+/// the segments not yet read (so a comparison that fails early costs little).
 struct Stream<'w> {
+    segs: Segs<'w>,
+    next: usize,
     stack: Vec<Item<'w>>,
 }
 
 impl<'w> Stream<'w> {
-    fn new(segs: &[Seg<'w>]) -> Stream<'w> {
-        let mut s = Stream { stack: Vec::new() };
-        for &(w, inv) in segs.iter().rev() {
-            s.push(w, inv, 1);
+    fn new(segs: Segs<'w>) -> Stream<'w> {
+        Stream {
+            segs,
+            next: 0,
+            stack: Vec::new(),
         }
-        s
+    }
+
+    /// The top item, reading the next segment when nothing opened is left.
+    fn top(&mut self) -> Option<Item<'w>> {
+        while self.stack.is_empty() && self.next < self.segs.len() {
+            let (w, inv) = self.segs.get(self.next);
+            self.next += 1;
+            self.push(w, inv, 1);
+        }
+        self.stack.last().copied()
     }
 
     fn push(&mut self, w: &'w Word, inv: bool, copies: u64) {
@@ -117,7 +153,7 @@ impl<'w> Stream<'w> {
 }
 
 /// Whether `a` and `b` spell the same letters, within `budget` steps (false past it).
-pub fn same_letters(runs: &mut Runs, a: &[Seg], b: &[Seg], budget: u64) -> bool {
+pub fn same_letters(runs: &mut Runs, a: Segs, b: Segs, budget: u64) -> bool {
     let alpha = runs.alpha;
     let (mut x, mut y) = (Stream::new(a), Stream::new(b));
     let mut steps = 0u64;
@@ -126,10 +162,10 @@ pub fn same_letters(runs: &mut Runs, a: &[Seg], b: &[Seg], budget: u64) -> bool 
         if steps > budget {
             return false;
         }
-        let (Some(&p), Some(&q)) = (x.stack.last(), y.stack.last()) else {
+        let (Some(p), Some(q)) = (x.top(), y.top()) else {
             // Only empty nodes may remain on one side.
             let rest = if x.stack.is_empty() { &mut y } else { &mut x };
-            if rest.stack.is_empty() {
+            if rest.top().is_none() {
                 return true;
             }
             if rest.top_total(runs) != 0 {
@@ -219,14 +255,14 @@ mod tests {
             let head = runs.cut(&w, i, false);
             let tail = runs.cut(&w, n - i, true);
             // The same letters, cut in two and compared with the whole.
-            prop_assert!(same_letters(&mut runs, &[(&head, false), (&tail, false)], &[(&w, false)], u64::MAX));
+            prop_assert!(same_letters(&mut runs, Segs::Run(&[(&head, false), (&tail, false)]), Segs::Run(&[(&w, false)]), u64::MAX));
             // Read inverted on both sides.
             let inv = Word::Inverse(w.clone().into());
-            prop_assert!(same_letters(&mut runs, &[(&tail, true), (&head, true)], &[(&inv, false)], u64::MAX));
+            prop_assert!(same_letters(&mut runs, Segs::Run(&[(&tail, true), (&head, true)]), Segs::Run(&[(&inv, false)]), u64::MAX));
             // Any two words: true exactly when their letters are equal.
             let equal = letters(&alpha, &w) == letters(&alpha, &v);
-            prop_assert_eq!(same_letters(&mut runs, &[(&w, false)], &[(&v, false)], u64::MAX), equal);
-            prop_assert_eq!(same_letters(&mut runs, &[(&head, false), (&tail, false)], &[(&v, false)], u64::MAX), equal);
+            prop_assert_eq!(same_letters(&mut runs, Segs::Run(&[(&w, false)]), Segs::Held(&[(v.clone(), false)]), u64::MAX), equal);
+            prop_assert_eq!(same_letters(&mut runs, Segs::Run(&[(&head, false), (&tail, false)]), Segs::Run(&[(&v, false)]), u64::MAX), equal);
         }
     }
 }

@@ -6,7 +6,7 @@
 //! remembered (by its segments and level) and never decomposed again.
 
 use super::runs::{each_letter, id, NodeId, Run, Runs, Seg, SplitStop};
-use super::slices::same_letters;
+use super::slices::{same_letters, Segs};
 use super::{Options, Subgroup};
 use crate::coords::{Coords, CoordsError};
 use puz_core::control::human_bytes;
@@ -202,12 +202,14 @@ impl<'a> Tiler<'a> {
                 again: runs.get(1).map_or(runs[0].pos0, |r| r.pos0),
                 positions,
             }
-        } else if l == 0 {
-            self.walk(&runs)?
         } else if runs.len() == 1 && positions == self.orders[l] && self.rotation(l, &runs[0])? {
             Outcome::Covered(positions)
         } else {
-            let out = self.split_and_tile(l, &runs)?;
+            let out = if l == 0 {
+                self.walk(&runs)?
+            } else {
+                self.split_and_tile(l, &runs)?
+            };
             if runs.len() == 1 && matches!(out, Outcome::Covered(n) if n == self.orders[l]) {
                 self.register_rotations(l, &runs[0]);
             }
@@ -382,8 +384,12 @@ impl<'a> Tiler<'a> {
         let mut hit = None;
         for (k, p) in known.iter().enumerate() {
             self.ctl.check()?;
-            let refs: Vec<(&Word, bool)> = p.iter().map(|(w, i)| (w, *i)).collect();
-            if same_letters(&mut self.runs, segs, &refs, COMPARE_BUDGET) {
+            if same_letters(
+                &mut self.runs,
+                Segs::Run(segs),
+                Segs::Held(p),
+                COMPARE_BUDGET,
+            ) {
                 hit = Some(k);
                 break;
             }
