@@ -65,6 +65,7 @@ impl Tiler<'_> {
             joined.extend_from_slice(&a[..a.len() - 1]);
             joined.push((&trimmed, inv));
             if self.known(l, &joined, &x_inv)? {
+                self.counts.rotations += 1;
                 #[cfg(test)]
                 RECOGNISED.with(|r| r.set(r.get() + 1));
                 return Ok(true);
