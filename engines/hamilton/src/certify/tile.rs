@@ -145,7 +145,10 @@ const COMPARE_BUDGET: u64 = 1 << 16;
 /// level, and a new one is certified (and kept) at most once.
 const PATHS_KEPT: usize = 1 << 16;
 /// Certified paths kept for one product (compared one by one).
-const PATHS_PER_PRODUCT: usize = 64;
+const PATHS_PER_PRODUCT: usize = 256;
+/// Of those, how many may be rotations left by a run certified the slow way (so that they
+/// never crowd out the paths themselves).
+pub(super) const ROTATIONS_PER_PRODUCT: usize = 16;
 
 impl<'a> Tiler<'a> {
     pub fn new(
@@ -267,17 +270,17 @@ impl<'a> Tiler<'a> {
         let segs: Vec<(Word, bool)> = run.segs.iter().map(|&(w, i)| (w.clone(), i)).collect();
         // Its inverse covers a coset too (read backwards from the other end).
         let back: Vec<(Word, bool)> = segs.iter().rev().map(|(w, i)| (w.clone(), !i)).collect();
-        self.keep(l, product.inverse(), back);
-        self.keep(l, product, segs);
+        self.keep(l, product.inverse(), back, PATHS_PER_PRODUCT);
+        self.keep(l, product, segs, PATHS_PER_PRODUCT);
     }
 
     /// Keeps a certified path of `H_l` with its product, while there is room.
-    fn keep(&mut self, l: usize, product: Perm, segs: Vec<(Word, bool)>) {
+    pub(super) fn keep(&mut self, l: usize, product: Perm, segs: Vec<(Word, bool)>, cap: usize) {
         if self.kept[l] >= PATHS_KEPT {
             return;
         }
         let bucket = self.paths[l].entry(product).or_default();
-        if bucket.len() < PATHS_PER_PRODUCT {
+        if bucket.len() < cap {
             bucket.push(segs);
             self.kept[l] += 1;
         }

@@ -100,7 +100,7 @@ impl Tiler<'_> {
             joined.push((Word::Letter(g), false));
             joined.extend(a[..a.len() - 1].iter().map(|&(w, i)| (w.clone(), i)));
             joined.push((trimmed, inv));
-            self.keep(l, x_inv, joined);
+            self.keep(l, x_inv, joined, super::ROTATIONS_PER_PRODUCT);
         }
     }
 
