@@ -239,6 +239,13 @@ impl Drop for Tmux {
     }
 }
 
+/// A history file of this test process, empty.
+fn fresh_history(tag: &str) -> std::path::PathBuf {
+    let hist = std::env::temp_dir().join(format!("puz_{tag}_history_{}", std::process::id()));
+    let _ = std::fs::remove_file(&hist);
+    hist
+}
+
 fn pause(ms: u64) {
     std::thread::sleep(std::time::Duration::from_millis(ms));
 }
@@ -247,8 +254,7 @@ fn pause(ms: u64) {
 /// interactive mode: prompt, echo, history file. Skipped where tmux is not installed.
 #[test]
 fn through_a_terminal() {
-    let hist = std::env::temp_dir().join(format!("puz_tmux_history_{}", std::process::id()));
-    let _ = std::fs::remove_file(&hist);
+    let hist = fresh_history("tmux");
     let Some(t) = Tmux::start("term", &hist) else {
         return;
     };
@@ -359,7 +365,7 @@ fn help_exit_and_quit_as_words_are_answered() {
 /// them continuing on the next line.
 #[test]
 fn lines_typed_while_working_are_run() {
-    let hist = std::env::temp_dir().join(format!("puz_ahead_history_{}", std::process::id()));
+    let hist = fresh_history("ahead");
     let Some(t) = Tmux::start("ahead", &hist) else {
         return;
     };
@@ -394,8 +400,7 @@ fn lines_typed_while_working_are_run() {
 /// history as one entry.
 #[test]
 fn open_brackets_continue_at_their_own_prompt() {
-    let hist = std::env::temp_dir().join(format!("puz_more_history_{}", std::process::id()));
-    let _ = std::fs::remove_file(&hist);
+    let hist = fresh_history("more");
     let Some(t) = Tmux::start("more", &hist) else {
         return;
     };

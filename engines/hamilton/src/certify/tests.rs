@@ -433,7 +433,7 @@ fn rotations_of_a_cycle_are_recognised() {
         let bad = Word::Letter(a.inverse[last as usize]);
         words.push((Word::Seq(vec![tail, head, bad].into()), false));
     }
-    let before = tile::rotations::RECOGNISED.with(|r| r.get());
+    let before = t.counts.rotations;
     for (w, good) in &words {
         let run = runs::Run {
             segs: vec![(w, false)],
@@ -441,9 +441,9 @@ fn rotations_of_a_cycle_are_recognised() {
             pos0: 0,
             len: n - 1,
         };
-        let seen_before = tile::rotations::RECOGNISED.with(|r| r.get());
+        let seen_before = t.counts.rotations;
         let out = t.tile(1, vec![run]).ok().expect("no budget is reached");
-        let recognised = tile::rotations::RECOGNISED.with(|r| r.get()) > seen_before;
+        let recognised = t.counts.rotations > seen_before;
         let mut p = Perm::identity(degree);
         let mut seen = std::collections::HashSet::from([p.clone()]);
         for x in w.letters(a) {
@@ -459,7 +459,7 @@ fn rotations_of_a_cycle_are_recognised() {
         );
         assert!(!recognised || hamilton);
     }
-    let fired = tile::rotations::RECOGNISED.with(|r| r.get()) - before;
+    let fired = t.counts.rotations - before;
     // The first rotation is certified by its cosets, the next five by the rule (as they
     // are, or cut where the cycle wraps).
     assert_eq!(fired, 5);

@@ -15,7 +15,7 @@ use puz_core::Word;
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker};
 use rustc_hash::FxHashMap as HashMap;
 
-pub(super) mod rotations;
+mod rotations;
 mod walks;
 
 /// Why the tiling stopped early.
@@ -286,6 +286,12 @@ impl<'a> Tiler<'a> {
         }
     }
 
+    /// The letter of `H_l` whose permutation is `p`, if any.
+    fn letter_in(&self, l: usize, p: &Perm) -> Option<u32> {
+        let alpha = self.runs.alpha;
+        (0..alpha.len() as u32).find(|&g| alpha.perms[g as usize] == *p && self.runs.member(l, g))
+    }
+
     /// The position after a run's last letter.
     fn end(&mut self, run: &Run<'_>) -> Perm {
         let mut end = run.start.clone();
@@ -298,18 +304,13 @@ impl<'a> Tiler<'a> {
     /// The order in which the runs of one coset are pieces of one path: each run followed
     /// by the run that starts one letter of `H_l` after its end (word order preferred),
     /// every run once. The runs' indices and the joining letters, or `None`.
-    fn chain(&mut self, l: usize, runs: &[Run<'_>], ends: &[Perm]) -> Option<Vec<(usize, u32)>> {
+    fn chain(&self, l: usize, runs: &[Run<'_>], ends: &[Perm]) -> Option<Vec<(usize, u32)>> {
         let alpha = self.runs.alpha;
         let n = runs.len();
         let letters: Vec<u32> = (0..alpha.len() as u32)
             .filter(|&g| self.runs.member(l, g))
             .collect();
-        let joins = |i: usize, j: usize| {
-            letters
-                .iter()
-                .copied()
-                .find(|&g| ends[i].then(&alpha.perms[g as usize]) == runs[j].start)
-        };
+        let joins = |i: usize, j: usize| self.letter_in(l, &ends[i].inverse().then(&runs[j].start));
         let mut next: Vec<Option<(usize, u32)>> = vec![None; n];
         let mut at: HashMap<&Perm, usize> = HashMap::default();
         for (i, r) in runs.iter().enumerate() {

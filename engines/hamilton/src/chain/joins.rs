@@ -647,10 +647,7 @@ fn build(
         for (at, i) in ch {
             let p = &tree.placed[i];
             let g = &gadgets[p.gadget as usize];
-            let seg = segs
-                .entry((pt, prev, at))
-                .or_insert_with(|| m.slice(&ty.word, prev, at))
-                .clone();
+            let seg = m.slice_once(&mut segs, pt, &ty.word, prev, at);
             items.push(seg);
             items.push(Word::Letter(g.connectors[0]));
             for (c, &conn) in g.connectors[1..].iter().enumerate() {
@@ -660,10 +657,7 @@ fn build(
             }
             prev = at + 1;
         }
-        let seg = segs
-            .entry((pt, prev, ty.len))
-            .or_insert_with(|| m.slice(&ty.word, prev, ty.len))
-            .clone();
+        let seg = m.slice_once(&mut segs, pt, &ty.word, prev, ty.len);
         items.push(seg);
         words[id] = Some(cat(items));
     }

@@ -392,6 +392,21 @@ impl<'a> Measure<'a> {
         self.split_at(&a, from).1
     }
 
+    /// [`Measure::slice`], made once per `(key, from, to)` in `made`: the same piece of a
+    /// path cut at the same places by several splices is one shared node.
+    pub fn slice_once<K: std::hash::Hash + Eq>(
+        &mut self,
+        made: &mut HashMap<(K, u128, u128), Word>,
+        key: K,
+        w: &Word,
+        from: u128,
+        to: u128,
+    ) -> Word {
+        made.entry((key, from, to))
+            .or_insert_with(|| self.slice(w, from, to))
+            .clone()
+    }
+
     /// The cyclic rotation starting at letter `i`: `w[i..] w[..i]`.
     pub fn rotate(&mut self, w: &Word, i: u128) -> Word {
         let (a, b) = self.split_at(w, i);

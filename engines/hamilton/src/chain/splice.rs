@@ -461,20 +461,14 @@ fn build_words(
         for (i, c, back) in ch {
             debug_assert!(i >= prev, "one detour per splice index");
             let (into, out) = if back == 1 { (di, d) } else { (d, di) };
-            let seg = segs
-                .entry((pi, prev, i))
-                .or_insert_with(|| m.slice(&path.word, prev, i))
-                .clone();
+            let seg = m.slice_once(&mut segs, pi, &path.word, prev, i);
             items.push(seg);
             items.push(Word::Letter(into));
             items.push(words[c as usize].take().expect("child built first"));
             items.push(Word::Letter(out));
             prev = i + 1;
         }
-        let seg = segs
-            .entry((pi, prev, path.len))
-            .or_insert_with(|| m.slice(&path.word, prev, path.len))
-            .clone();
+        let seg = m.slice_once(&mut segs, pi, &path.word, prev, path.len);
         items.push(seg);
         words[id] = Some(cat(items));
     }

@@ -16,58 +16,43 @@
 
 use super::{Stop, Tiler};
 use crate::certify::runs::{Run, Seg};
-use puz_core::Word;
-
-#[cfg(test)]
-thread_local! {
-    /// Runs recognised as rotations on this thread (tests ask whether the rule fired).
-    pub static RECOGNISED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
+use puz_core::{Perm, Word};
 
 /// Cuts tried in one run (boundaries between the nodes of its top two levels).
 const MAX_CUTS: usize = 1024;
+
+/// A run cut as `A x B` before item `i` of its top nodes: `x⁻¹` (the product of `B g A`)
+/// and the last node of `A` without `x` (read inverted as that node was).
+struct Cut {
+    x_inv: Perm,
+    trimmed: Word,
+}
 
 impl Tiler<'_> {
     /// Whether `run` (of `|H_l|` positions, letters of `H_l`) spells a certified path, as
     /// it is or cut and rotated; see the module's text.
     pub(super) fn rotation(&mut self, l: usize, run: &Run<'_>) -> Result<bool, Stop> {
-        let alpha = self.runs.alpha;
         let product = run.start.inverse().then(&self.end(run));
         if self.known(l, &run.segs, &product)? {
-            #[cfg(test)]
-            RECOGNISED.with(|r| r.set(r.get() + 1));
+            self.counts.rotations += 1;
             return Ok(true);
         }
-        let inverse = product.inverse();
-        let Some(g) = (0..alpha.len() as u32)
-            .find(|&g| alpha.perms[g as usize] == inverse && self.runs.member(l, g))
-        else {
-            return Ok(false);
-        };
-        let Some(items) = self.items(run) else {
+        let Some((g, items)) = self.cuts(l, run, &product) else {
             return Ok(false);
         };
         for i in 1..items.len() {
             self.ctl.check()?;
-            let (a, b) = items.split_at(i);
-            let (w, inv) = a[a.len() - 1];
-            let Some(x) = self.last_letter(w, inv) else {
+            let Some(cut) = self.cut(&items, i, Some(l)) else {
                 continue;
             };
-            // `J` ends one letter `x` short of `R`'s wrap: its product is `x⁻¹`.
-            let x_inv = alpha.perms[alpha.inverse[x as usize] as usize].clone();
-            if !self.paths[l].contains_key(&x_inv) {
-                continue;
-            }
-            let trimmed = self.trim(w, inv);
+            let (a, b) = items.split_at(i);
+            let (_, inv) = a[a.len() - 1];
             let mut joined: Vec<Seg<'_>> = b.to_vec();
             joined.push((&self.letters[g as usize], false));
             joined.extend_from_slice(&a[..a.len() - 1]);
-            joined.push((&trimmed, inv));
-            if self.known(l, &joined, &x_inv)? {
+            joined.push((&cut.trimmed, inv));
+            if self.known(l, &joined, &cut.x_inv)? {
                 self.counts.rotations += 1;
-                #[cfg(test)]
-                RECOGNISED.with(|r| r.set(r.get() + 1));
                 return Ok(true);
             }
         }
@@ -78,30 +63,45 @@ impl Tiler<'_> {
     /// per cut, see the module's text) as certified paths too, so that later runs cut at
     /// their own wrap find the form their cycle has unrotated.
     pub(super) fn register_rotations(&mut self, l: usize, run: &Run<'_>) {
-        let alpha = self.runs.alpha;
-        let inverse = run.start.inverse().then(&self.end(run)).inverse();
-        let Some(g) = (0..alpha.len() as u32)
-            .find(|&g| alpha.perms[g as usize] == inverse && self.runs.member(l, g))
-        else {
-            return;
-        };
-        let Some(items) = self.items(run) else {
+        let product = run.start.inverse().then(&self.end(run));
+        let Some((g, items)) = self.cuts(l, run, &product) else {
             return;
         };
         for i in 1..items.len() {
-            let (a, b) = items.split_at(i);
-            let (w, inv) = a[a.len() - 1];
-            let Some(x) = self.last_letter(w, inv) else {
+            let Some(cut) = self.cut(&items, i, None) else {
                 continue;
             };
-            let x_inv = alpha.perms[alpha.inverse[x as usize] as usize].clone();
-            let trimmed = self.trim(w, inv);
-            let mut joined: Vec<(Word, bool)> = b.iter().map(|&(w, i)| (w.clone(), i)).collect();
+            let (a, b) = items.split_at(i);
+            let (_, inv) = a[a.len() - 1];
+            let held = |s: &[Seg<'_>]| s.iter().map(|&(w, i)| (w.clone(), i)).collect::<Vec<_>>();
+            let mut joined = held(b);
             joined.push((Word::Letter(g), false));
-            joined.extend(a[..a.len() - 1].iter().map(|&(w, i)| (w.clone(), i)));
-            joined.push((trimmed, inv));
-            self.keep(l, x_inv, joined, super::ROTATIONS_PER_PRODUCT);
+            joined.extend(held(&a[..a.len() - 1]));
+            joined.push((cut.trimmed, inv));
+            self.keep(l, cut.x_inv, joined, super::ROTATIONS_PER_PRODUCT);
         }
+    }
+
+    /// The letter `g` of `H_l` that closes a run of this product into a cycle, and the
+    /// run's top nodes (where it may be cut); `None` when there is no such letter or the
+    /// nodes are too many.
+    fn cuts<'w>(&mut self, l: usize, run: &Run<'w>, product: &Perm) -> Option<(u32, Vec<Seg<'w>>)> {
+        let g = self.letter_in(l, &product.inverse())?;
+        Some((g, self.items(run)?))
+    }
+
+    /// The cut before `items[i]`; with `known: Some(l)`, only when a path of `H_l` with
+    /// its product is certified already (else nothing could match it).
+    fn cut(&mut self, items: &[Seg<'_>], i: usize, known: Option<usize>) -> Option<Cut> {
+        let alpha = self.runs.alpha;
+        let (w, inv) = items[i - 1];
+        let x = self.last_letter(w, inv)?;
+        let x_inv = alpha.perms[alpha.inverse[x as usize] as usize].clone();
+        if known.is_some_and(|l| !self.paths[l].contains_key(&x_inv)) {
+            return None;
+        }
+        let trimmed = self.trim(w, inv);
+        Some(Cut { x_inv, trimmed })
     }
 
     /// The run's nodes down to two levels of sequences, or `None` past [`MAX_CUTS`].
