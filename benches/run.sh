@@ -38,6 +38,7 @@ section python3 tools/stdlib_check.py --order-only
 section bash benches/group/run.sh
 section cargo run --release -q -p puz-hamilton --example hamilton_bench
 section cargo run --release -q -p puz-hamilton --example hamilton_chain full
+section bash benches/hamilton/cube3_file.sh
 section bash benches/solver/run.sh
 section bash benches/cluster/run.sh
 section bash benches/pictures/run.sh

@@ -117,6 +117,21 @@ impl PuzzleCtx {
                 && self.alphabet.perms == other.alphabet.perms)
     }
 
+    /// The inverse of `w`: a letter's is its inverse letter (`U'` is one letter of the
+    /// alphabet, as the words constructions build have it, not a node around `U`; read
+    /// back from a file, a node each made the certificate's work twice as large). A
+    /// letter that is its own inverse keeps its prime, so `L'` on the Floppy still shows
+    /// as written.
+    pub fn inverse_word(&self, w: puz_core::Word) -> puz_core::Word {
+        use puz_core::Word;
+        match w {
+            Word::Letter(l) if self.alphabet.inverse[l as usize] != l => {
+                Word::Letter(self.alphabet.inverse[l as usize])
+            }
+            w => w.inverse(),
+        }
+    }
+
     /// Move `mi` to the power `power` as a word: one letter, a repeated letter for long
     /// powers, or the empty word.
     pub fn power_word(&self, mi: usize, power: i64) -> puz_core::Word {

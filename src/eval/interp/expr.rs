@@ -125,12 +125,20 @@ impl Interp {
             }
             ExprKind::Prime(inner) => {
                 if let ExprKind::Word(name) = &inner.kind {
-                    if let Some(v) = self.split_postfix(name, inner.span, |w| w.inverse())? {
+                    let p = self.current.clone();
+                    let inv = |w: Word| match &p {
+                        Some(p) => p.inverse_word(w),
+                        None => w.inverse(),
+                    };
+                    if let Some(v) = self.split_postfix(name, inner.span, inv)? {
                         return Ok(v);
                     }
                 }
                 match self.eval(inner)? {
-                    Value::Seq(s) => Ok(Value::Seq(SeqVal::new(s.puzzle, s.word.inverse()))),
+                    Value::Seq(s) => {
+                        let w = s.puzzle.inverse_word(s.word);
+                        Ok(Value::Seq(SeqVal::new(s.puzzle, w)))
+                    }
                     Value::Pos(p, perm) => Ok(Value::Pos(p, perm.inverse())),
                     v => Err(
                         Diag::new(e.span, format!("cannot invert {}", v.type_name()))

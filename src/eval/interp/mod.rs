@@ -3,6 +3,7 @@
 //! names inside sequences, splitting juxtaposed words ([`words`]).
 
 mod expr;
+mod word_lines;
 mod words;
 
 use super::build_puzzle;
@@ -123,10 +124,28 @@ impl Interp {
         };
         let saved = std::mem::replace(&mut self.source, full.clone());
         let mut result = Ok(());
+        self.ctl
+            .flag()
+            .store(false, std::sync::atomic::Ordering::Relaxed);
         for (start, end) in statements(text) {
             let chunk = &text[start..end];
             if chunk.trim().is_empty() {
                 continue;
+            }
+            // The word's own lines, at memory speed; any other line is parsed.
+            let r = self.run_word_let(chunk).map(|r| {
+                r.map_err(|mut d| {
+                    d.shift(start);
+                    d.in_source(&full)
+                })
+            });
+            match r {
+                Some(Ok(())) => continue,
+                Some(Err(d)) => {
+                    result = Err(d);
+                    break;
+                }
+                None => {}
             }
             self.source = Source {
                 name: name.to_string(),
