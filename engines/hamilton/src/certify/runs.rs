@@ -85,6 +85,10 @@ impl<'a> Runs<'a> {
 
     /// The number of letters (saturating), memoised.
     pub fn len(&mut self, w: &Word) -> u128 {
+        // Letters are most of the nodes of a flat sequence: answered without the memo.
+        if let Word::Letter(_) = w {
+            return 1;
+        }
         let key = id(w);
         if let Some(&n) = self.lens.get(&key) {
             return n;
@@ -158,6 +162,9 @@ impl<'a> Runs<'a> {
 
     /// Whether every letter of `w` lies in level `l`.
     pub fn pure(&mut self, w: &Word, l: usize) -> bool {
+        if let Word::Letter(x) = w {
+            return self.member[l][*x as usize];
+        }
         let key = (id(w), l);
         if let Some(&b) = self.pure.get(&key) {
             return b;
@@ -206,28 +213,23 @@ impl<'a> Runs<'a> {
 
     /// The product of `w`'s letters (of its inverse when `inv`).
     pub fn eval(&mut self, w: &Word, inv: bool) -> Perm {
+        if let Word::Letter(x) = w {
+            return self.letter_perm(*x, inv).clone();
+        }
         let key = (id(w), inv);
         if let Some(p) = self.prod.get(&key) {
             return p.clone();
         }
         let p = match w {
-            Word::Letter(x) => {
-                let x = if inv {
-                    self.alpha.inverse[*x as usize]
-                } else {
-                    *x
-                };
-                self.alpha.perms[x as usize].clone()
-            }
+            Word::Letter(_) => unreachable!("answered above"),
             Word::Seq(items) => {
                 let mut acc = Perm::identity(self.degree);
-                let order: Vec<&Word> = if inv {
-                    items.iter().rev().collect()
-                } else {
-                    items.iter().collect()
-                };
-                for x in order {
-                    acc = acc.then(&self.eval(x, inv));
+                for k in 0..items.len() {
+                    let x = &items[if inv { items.len() - 1 - k } else { k }];
+                    match x {
+                        Word::Letter(l) => acc.then_assign(self.letter_perm(*l, inv)),
+                        _ => acc.then_assign(&self.eval(x, inv)),
+                    }
                 }
                 acc
             }
@@ -237,6 +239,15 @@ impl<'a> Runs<'a> {
         };
         self.prod.insert(key, p.clone());
         p
+    }
+
+    fn letter_perm(&self, x: u32, inv: bool) -> &'a Perm {
+        let x = if inv {
+            self.alpha.inverse[x as usize]
+        } else {
+            x
+        };
+        &self.alpha.perms[x as usize]
     }
 
     /// Splits `run` (all of whose letters lie in level `l + 1`) into its runs over level
