@@ -8,7 +8,8 @@
 //! 3. `four_cycles`: join cycles through 4-cycles of the Cayley graph.
 //! 4. If cycles remain, `rotation`-extension (Posa) on the whole graph (small groups
 //!    only), then swaps along longer `alternating` cycles (up to 24 edges: TopSpin's `S`,
-//!    `T` have no 4-cycles), then the `coset_method`.
+//!    `T` have no 4-cycles) on the cover seen as undirected cycles (`factor`), then the
+//!    `coset_method`.
 //! 5. Fold the cycle into a nested word and verify it with [`crate::check()`].
 //!
 //! `error` says why no cycle came out; `rng` is the one random source (every search is
@@ -18,6 +19,7 @@ mod alternating;
 mod coset_method;
 mod cover;
 mod error;
+mod factor;
 mod four_cycles;
 mod graph;
 mod rng;
