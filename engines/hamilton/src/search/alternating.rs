@@ -3,6 +3,7 @@
 
 use super::factor::Factor;
 use super::graph::Graph;
+use super::last_cycles::last_joins;
 use super::rng::Rng;
 use super::Stats;
 use puz_core::{Control, Interrupt};
@@ -112,10 +113,9 @@ impl Alternation<'_> {
 /// after a swap is found from the positions of the swapped vertices on their cycles (the
 /// arcs between removed edges), without walking the cycles. When no swap from a vertex
 /// lowers the count, a swap keeping it (and rarely one adding a cycle) is taken now and
-/// then to move on; it gives up after 5000 starts without a merge. Returns the letter
-/// leaving each vertex (each cycle oriented) and the number of cycles left (`u32::MAX`
-/// when not tried). TopSpin with 8 discs still ends with a few `<S>` cosets that no
-/// alternating cycle of up to 24 edges reaches.
+/// then to move on; after 500 starts without a merge, [`last_joins`] searches from every
+/// vertex of the cycles left, and deeper. Returns the letter leaving each vertex (each
+/// cycle oriented) and the number of cycles left (`u32::MAX` when not tried).
 pub(super) fn alternating_joins(
     g: &Graph,
     slot: &[u8],
@@ -132,6 +132,9 @@ pub(super) fn alternating_joins(
     let Some((mut cv, mut comps)) = Factor::new(g, slot, &verts) else {
         return Ok((slot.to_vec(), u32::MAX));
     };
+    ctl.progress(&format!(
+        "hamilton: joins through alternating cycles over {comps} cycles"
+    ));
     let mut on = vec![false; n];
     // Alternating cycles of up to 2 * kmax edges (fewer when the degree is high).
     let deg = nl.max(3);
@@ -146,7 +149,7 @@ pub(super) fn alternating_joins(
     // The stall count at the last merge.
     let mut last = 0u64;
     while comps > 1 {
-        if work > limit || stall > last + 5000 {
+        if work > limit || stall > last + 500 {
             break;
         }
         ctl.check()?;
@@ -201,9 +204,11 @@ pub(super) fn alternating_joins(
             work += cv.apply(&cands[ci]);
         }
     }
+    if comps > 1 {
+        comps = last_joins(g, &mut cv, comps, &verts, kmax, ctl, stats)?;
+    }
     ctl.progress(&format!(
-        "hamilton: {comps} cycles left after joins through alternating cycles of up to {} edges",
-        2 * kmax
+        "hamilton: {comps} cycles left after joins through alternating cycles"
     ));
     Ok((cv.slots(g, &verts), comps))
 }

@@ -177,6 +177,21 @@ impl Factor {
         work
     }
 
+    /// The vertices of the cycle through `v`, in order.
+    pub(super) fn cycle(&self, v: u32) -> Vec<u32> {
+        let mut out = Vec::with_capacity(self.cycle_len(v) as usize);
+        let (mut prev, mut cur) = (self.nb[v as usize][1], v);
+        loop {
+            out.push(cur);
+            let x = self.next(prev, cur);
+            prev = cur;
+            cur = x;
+            if cur == v {
+                return out;
+            }
+        }
+    }
+
     /// The letter leaving each vertex, each cycle oriented from its first vertex.
     pub(super) fn slots(&self, g: &Graph, verts: &[u32]) -> Vec<u8> {
         let mut out = vec![u8::MAX; g.space() as usize];
