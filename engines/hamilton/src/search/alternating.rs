@@ -1,139 +1,50 @@
 //! Joins through longer alternating cycles, for Cayley graphs with no 4-cycles to join
 //! through (TopSpin's `S`, `T` on 6 discs: no relation shorter than 12 besides `S^6`).
 
-use super::graph::{Graph, NONE};
+use super::factor::Factor;
+use super::graph::Graph;
+use super::last_cycles::last_joins;
 use super::rng::Rng;
 use super::Stats;
 use puz_core::{Control, Interrupt};
 
-/// The cover as undirected cycles: each vertex's two neighbours on its cycle, an id per
-/// cycle, the position along it, the lengths by id.
-struct Factor {
-    nb: Vec<[u32; 2]>,
-    comp: Vec<u32>,
-    pos: Vec<u32>,
-    len: Vec<u32>,
-}
-
-impl Factor {
-    /// The neighbour of `cur` on its cycle that is not `prev`.
-    fn next(&self, prev: u32, cur: u32) -> u32 {
-        let [a, b] = self.nb[cur as usize];
-        if a != prev {
-            a
-        } else {
-            b
-        }
-    }
-
-    /// Gives the cycle through `v` a new id and positions; returns its length.
-    fn label(&mut self, v: u32) -> u64 {
-        let id = self.len.len() as u32;
-        let (mut prev, mut cur) = (self.nb[v as usize][1], v);
-        let mut k = 0u32;
-        loop {
-            self.comp[cur as usize] = id;
-            self.pos[cur as usize] = k;
-            k += 1;
-            let x = self.next(prev, cur);
-            prev = cur;
-            cur = x;
-            if cur == v {
-                break;
-            }
-        }
-        self.len.push(k);
-        k as u64
-    }
-
-    /// Swaps along the alternating cycle `c`.
-    fn swap(&mut self, c: &[u32]) {
-        let k = c.len();
-        for i in (0..k).step_by(2) {
-            let (a, b, nxt, prv) = (c[i], c[i + 1], c[(i + 2) % k], c[(i + k - 1) % k]);
-            for (v, old, new) in [(a, b, prv), (b, a, nxt)] {
-                let e = &mut self.nb[v as usize];
-                if e[0] == old {
-                    e[0] = new;
-                } else {
-                    e[1] = new;
-                }
-            }
-        }
-    }
-
-    /// The number of cycles the swap along `c` would leave in place of those it touches,
-    /// and how many it touches.
-    fn count(&self, c: &[u32]) -> (u32, u32) {
-        let k = c.len();
-        // Removed edges (c[2i], c[2i+1]) as (cycle, position of the lower end, j lower,
-        // j upper).
-        let mut edges: Vec<(u32, u32, usize, usize)> = (0..k)
-            .step_by(2)
-            .map(|i| {
-                let (a, b) = (c[i] as usize, c[i + 1] as usize);
-                let id = self.comp[a];
-                let l = self.len[id as usize];
-                if (self.pos[a] + 1) % l == self.pos[b] {
-                    (id, self.pos[a], i, i + 1)
-                } else {
-                    (id, self.pos[b], i + 1, i)
-                }
-            })
-            .collect();
-        edges.sort_unstable();
-        let mut arc = vec![0usize; k];
-        let mut touched = 0;
-        let mut s = 0;
-        while s < edges.len() {
-            let mut e = s;
-            while e < edges.len() && edges[e].0 == edges[s].0 {
-                e += 1;
-            }
-            touched += 1;
-            for i in s..e {
-                let nx = if i + 1 < e { i + 1 } else { s };
-                arc[edges[i].3] = edges[nx].2;
-                arc[edges[nx].2] = edges[i].3;
-            }
-            s = e;
-        }
-        let mut seen = vec![false; k];
-        let mut cycles = 0;
-        for j in 0..k {
-            if seen[j] {
-                continue;
-            }
-            cycles += 1;
-            let mut x = j;
-            loop {
-                seen[x] = true;
-                let y = arc[x];
-                seen[y] = true;
-                // The added edge at c[y]: c[2i+1] -- c[2i+2].
-                x = if y % 2 == 1 {
-                    (y + 1) % k
-                } else {
-                    (y + k - 1) % k
-                };
-                if x == j {
-                    break;
-                }
-            }
-        }
-        (cycles, touched)
-    }
-}
-
 /// The depth-first search for alternating cycles of up to `2 * kmax` edges on the cycles
-/// `nb`.
-struct Alternation<'a> {
-    g: &'a Graph,
-    nb: &'a [[u32; 2]],
-    kmax: usize,
+/// `nb`, keeping at most `cap` of them.
+pub(super) struct Alternation<'a> {
+    pub(super) g: &'a Graph,
+    pub(super) nb: &'a [[u32; 2]],
+    pub(super) kmax: usize,
+    pub(super) cap: usize,
 }
 
 impl Alternation<'_> {
+    /// The closed alternating cycles from `v0` (starting along either of its cycle edges),
+    /// within `nodes` calls each way (adding the calls made to `spent`); `on` is all false
+    /// and left so.
+    pub(super) fn through(
+        &self,
+        v0: u32,
+        on: &mut [bool],
+        rng: &mut Rng,
+        nodes: u32,
+        spent: &mut u64,
+    ) -> Vec<Vec<u32>> {
+        let mut cands = Vec::new();
+        let mut path = vec![v0];
+        on[v0 as usize] = true;
+        for x in self.nb[v0 as usize] {
+            let mut left = nodes;
+            on[x as usize] = true;
+            path.push(x);
+            self.collect(&mut path, on, &mut cands, rng, &mut left);
+            *spent += (nodes - left) as u64;
+            path.pop();
+            on[x as usize] = false;
+        }
+        on[v0 as usize] = false;
+        cands
+    }
+
     /// The neighbours of `u` off its cycle (distinct, not `u`).
     fn others(&self, u: u32) -> Vec<u32> {
         let nb = self.nb;
@@ -148,8 +59,8 @@ impl Alternation<'_> {
     }
 
     /// Extends `path` (ending with a cycle edge) by an edge off the cycles and one on them,
-    /// in random order, collecting into `out` the closed alternating cycles (at most 512,
-    /// within `nodes` calls).
+    /// in random order, collecting into `out` the closed alternating cycles (at most
+    /// `cap`, within `nodes` calls).
     fn collect(
         &self,
         path: &mut Vec<u32>,
@@ -158,7 +69,7 @@ impl Alternation<'_> {
         rng: &mut Rng,
         nodes: &mut u32,
     ) {
-        if out.len() >= 512 || *nodes == 0 {
+        if out.len() >= self.cap || *nodes == 0 {
             return;
         }
         *nodes -= 1;
@@ -202,10 +113,9 @@ impl Alternation<'_> {
 /// after a swap is found from the positions of the swapped vertices on their cycles (the
 /// arcs between removed edges), without walking the cycles. When no swap from a vertex
 /// lowers the count, a swap keeping it (and rarely one adding a cycle) is taken now and
-/// then to move on; it gives up after 5000 starts without a merge. Returns the letter
-/// leaving each vertex (each cycle oriented) and the number of cycles left (`u32::MAX`
-/// when not tried). TopSpin with 8 discs still ends with a few `<S>` cosets that no
-/// alternating cycle of up to 24 edges reaches.
+/// then to move on; after 500 starts without a merge, [`last_joins`] searches from every
+/// vertex of the cycles left, and deeper. Returns the letter leaving each vertex (each
+/// cycle oriented) and the number of cycles left (`u32::MAX` when not tried).
 pub(super) fn alternating_joins(
     g: &Graph,
     slot: &[u8],
@@ -218,33 +128,13 @@ pub(super) fn alternating_joins(
     }
     let n = g.space() as usize;
     let nl = g.letters.len();
-    // Factor neighbours (undirected).
-    let mut nb = vec![[NONE; 2]; n];
     let verts: Vec<u32> = (0..n as u32).filter(|&v| g.is_valid(v)).collect();
-    for &v in &verts {
-        let w = g.step(v, slot[v as usize] as usize);
-        nb[v as usize][0] = w;
-        nb[w as usize][1] = v;
-    }
-    if verts
-        .iter()
-        .any(|&v| nb[v as usize][0] == nb[v as usize][1] || nb[v as usize][0] == v)
-    {
+    let Some((mut cv, mut comps)) = Factor::new(g, slot, &verts) else {
         return Ok((slot.to_vec(), u32::MAX));
-    }
-    let mut cv = Factor {
-        nb,
-        comp: vec![NONE; n],
-        pos: vec![0; n],
-        len: Vec::new(),
     };
-    let mut comps = 0u32;
-    for &v in &verts {
-        if cv.comp[v as usize] == NONE {
-            cv.label(v);
-            comps += 1;
-        }
-    }
+    ctl.progress(&format!(
+        "hamilton: joins through alternating cycles over {comps} cycles"
+    ));
     let mut on = vec![false; n];
     // Alternating cycles of up to 2 * kmax edges (fewer when the degree is high).
     let deg = nl.max(3);
@@ -259,32 +149,22 @@ pub(super) fn alternating_joins(
     // The stall count at the last merge.
     let mut last = 0u64;
     while comps > 1 {
-        if work > limit || stall > last + 5000 {
+        if work > limit || stall > last + 500 {
             break;
         }
         ctl.check()?;
         // A start on a small cycle (the smallest of a few random vertices).
         let v0 = (0..8)
             .map(|_| verts[rng.below(verts.len())])
-            .min_by_key(|&v| cv.len[cv.comp[v as usize] as usize])
+            .min_by_key(|&v| cv.cycle_len(v))
             .unwrap();
-        let mut cands = Vec::new();
-        let mut path = vec![v0];
         let search = Alternation {
             g,
             nb: &cv.nb,
             kmax,
+            cap: 512,
         };
-        on[v0 as usize] = true;
-        for x in cv.nb[v0 as usize] {
-            let mut nodes = 2048;
-            on[x as usize] = true;
-            path.push(x);
-            search.collect(&mut path, &mut on, &mut cands, &mut rng, &mut nodes);
-            path.pop();
-            on[x as usize] = false;
-        }
-        on[v0 as usize] = false;
+        let mut cands = search.through(v0, &mut on, &mut rng, 2048, &mut 0);
         work += 1000 + cands.iter().map(|c| c.len() as u64 * 4).sum::<u64>();
         rng.shuffle(&mut cands);
         cands.sort_by_key(|c| c.len());
@@ -321,37 +201,14 @@ pub(super) fn alternating_joins(
             }
         }
         if let Some(ci) = take {
-            let c = &cands[ci];
-            cv.swap(c);
-            let mut fresh = vec![];
-            for &v in c {
-                if !fresh.contains(&cv.comp[v as usize]) {
-                    work += cv.label(v);
-                    fresh.push(cv.comp[v as usize]);
-                }
-            }
+            work += cv.apply(&cands[ci]);
         }
+    }
+    if comps > 1 {
+        comps = last_joins(g, &mut cv, comps, &verts, kmax, ctl, stats)?;
     }
     ctl.progress(&format!(
-        "hamilton: {comps} cycles left after joins through alternating cycles of up to {} edges",
-        2 * kmax
+        "hamilton: {comps} cycles left after joins through alternating cycles"
     ));
-    // Each cycle oriented from its first vertex.
-    let mut out = vec![u8::MAX; n];
-    for &v in &verts {
-        if out[v as usize] != u8::MAX {
-            continue;
-        }
-        let (mut prev, mut cur) = (cv.nb[v as usize][1], v);
-        loop {
-            let x = cv.next(prev, cur);
-            out[cur as usize] = g.letter(cur, x);
-            prev = cur;
-            cur = x;
-            if cur == v {
-                break;
-            }
-        }
-    }
-    Ok((out, comps))
+    Ok((cv.slots(g, &verts), comps))
 }

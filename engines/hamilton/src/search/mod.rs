@@ -7,8 +7,9 @@
 //!    cosets of `<a>`).
 //! 3. `four_cycles`: join cycles through 4-cycles of the Cayley graph.
 //! 4. If cycles remain, `rotation`-extension (Posa) on the whole graph (small groups
-//!    only), then swaps along longer `alternating` cycles (up to 24 edges: TopSpin's `S`,
-//!    `T` have no 4-cycles), then the `coset_method`.
+//!    only), then swaps along longer `alternating` cycles (TopSpin's `S`, `T` have no
+//!    4-cycles) on the cover seen as undirected cycles (`factor`), random starts first and
+//!    then every vertex of the `last_cycles`, then the `coset_method`.
 //! 5. Fold the cycle into a nested word and verify it with [`crate::check()`].
 //!
 //! `error` says why no cycle came out; `rng` is the one random source (every search is
@@ -18,8 +19,10 @@ mod alternating;
 mod coset_method;
 mod cover;
 mod error;
+mod factor;
 mod four_cycles;
 mod graph;
+mod last_cycles;
 mod rng;
 mod rotation;
 
@@ -207,6 +210,15 @@ mod tests {
         assert!(s.alternating > 0, "{s:?}");
         let s = run(&topspin_st(7), &["S", "T"], 2520);
         assert!(s.alternating > 0, "{s:?}");
+    }
+
+    #[test]
+    fn topspin8_slide_and_turntable() {
+        // All of S8 on S, S', T: cubic, no 4-cycles, and the shortest alternating cycles
+        // of the cover by cosets of <S> have 20 edges; the last cosets join through
+        // alternating cycles of about 30.
+        let s = run(&topspin_st(8), &["S", "T"], 40320);
+        assert!(!s.posa && s.alternating > 0, "{s:?}");
     }
 
     #[test]
