@@ -110,6 +110,21 @@ impl Word {
         }
     }
 
+    /// The node's identity: its kind, the address of its shared contents and a count
+    /// (a letter: its index). A clone of a node is the same node, and contents behind an
+    /// `Arc` never change, so equal identities mean equal letters: memo tables over words
+    /// key on this. The address alone is not enough: `Repeat(x, 2)`, `Repeat(x, 3)`,
+    /// `Inverse(x)` and `Named(n, x)` may all hold the same `x`.
+    pub fn node_id(&self) -> (u8, usize, u64) {
+        match self {
+            Word::Letter(l) => (0, *l as usize, 0),
+            Word::Seq(items) => (1, items.as_ptr() as usize, items.len() as u64),
+            Word::Repeat(x, n) => (2, Arc::as_ptr(x) as usize, *n),
+            Word::Inverse(x) => (3, Arc::as_ptr(x) as usize, 0),
+            Word::Named(_, x) => (4, Arc::as_ptr(x) as usize, 0),
+        }
+    }
+
     pub fn named(name: &str, w: Word) -> Word {
         Word::Named(Arc::from(name), Arc::new(w))
     }

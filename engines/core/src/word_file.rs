@@ -10,18 +10,14 @@ use crate::word::{Alphabet, Word};
 use std::collections::HashMap;
 use std::fmt::Write;
 
-/// The identity of a node with a shared payload; letters have none (they are written
-/// inline). The payload's address alone is not enough: `Repeat(x, 2)`, `Repeat(x, 3)`,
-/// `Inverse(x)` and `Named(n, x)` may all hold the same `x`.
-type Id = (usize, u8, u64);
+/// The identity of a node with a shared payload ([`Word::node_id`]); letters have none
+/// (they are written inline).
+type Id = (u8, usize, u64);
 
 fn id(w: &Word) -> Option<Id> {
     match w {
         Word::Letter(_) => None,
-        Word::Seq(items) => Some((items.as_ptr() as usize, 0, 0)),
-        Word::Repeat(x, n) => Some((std::sync::Arc::as_ptr(x) as usize, 1, *n)),
-        Word::Inverse(x) => Some((std::sync::Arc::as_ptr(x) as usize, 2, 0)),
-        Word::Named(_, x) => Some((std::sync::Arc::as_ptr(x) as usize, 3, 0)),
+        w => Some(w.node_id()),
     }
 }
 

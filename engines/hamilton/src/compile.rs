@@ -41,9 +41,10 @@ struct Builder<'a> {
     alpha: &'a Alphabet,
     nodes: Vec<Node>,
     lens: Vec<u128>,
-    memo: crate::coords::FastMap<(*const Word, bool), u32>,
+    /// By node identity ([`Word::node_id`]): clones of a shared node compile once.
+    memo: crate::coords::FastMap<((u8, usize, u64), bool), u32>,
     leaves: HashMap<Box<[u16]>, u32>,
-    lens_memo: crate::coords::FastMap<*const Word, u128>,
+    lens_memo: crate::coords::FastMap<(u8, usize, u64), u128>,
     slot_of: Vec<u16>,
     letters: Vec<u32>,
 }
@@ -68,10 +69,10 @@ impl Builder<'_> {
 
     /// `w.len()`, memoised by node (shared subtrees are measured once).
     fn len_of(&mut self, w: &Word) -> u128 {
-        let key = w as *const Word;
         if let Word::Letter(_) = w {
             return 1;
         }
+        let key = w.node_id();
         if let Some(&l) = self.lens_memo.get(&key) {
             return l;
         }
@@ -136,7 +137,7 @@ impl Builder<'_> {
     }
 
     fn compile(&mut self, w: &Word, inv: bool) -> u32 {
-        let key = (w as *const Word, inv);
+        let key = (w.node_id(), inv);
         if let Some(&id) = self.memo.get(&key) {
             return id;
         }

@@ -40,18 +40,11 @@ impl Run<'_> {
     }
 }
 
-/// A node's identity: its kind, the address of the shared contents and a count. Equal
-/// identities mean equal letters (contents behind an `Arc` never change).
+/// A node's identity ([`Word::node_id`]): equal identities mean equal letters.
 pub type NodeId = (u8, usize, u64);
 
 pub fn id(w: &Word) -> NodeId {
-    match w {
-        Word::Letter(l) => (0, *l as usize, 0),
-        Word::Seq(items) => (1, items.as_ptr() as usize, items.len() as u64),
-        Word::Repeat(x, n) => (2, std::sync::Arc::as_ptr(x) as usize, *n),
-        Word::Inverse(x) => (3, std::sync::Arc::as_ptr(x) as usize, 0),
-        Word::Named(_, x) => (4, std::sync::Arc::as_ptr(x) as usize, 0),
-    }
+    w.node_id()
 }
 
 /// Membership of letters by level, with memoised purity and products of nodes.
