@@ -7,6 +7,11 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod allocator;
+
+#[global_allocator]
+static ALLOC: allocator::Chosen = allocator::Chosen;
+
 #[derive(Parser)]
 #[command(
     name = "puz",
