@@ -46,6 +46,18 @@ impl Bitset {
         unsafe { std::slice::from_raw_parts(self.words, self.len) }
     }
 
+    /// Asks for the word holding bit `start` ahead of a [`Bitset::read`].
+    #[inline]
+    pub fn prefetch(&self, start: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch never faults, and the address is within the words.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let w = self.words().as_ptr().add((start >> 6) as usize);
+            _mm_prefetch(w as *const i8, _MM_HINT_T0);
+        }
+    }
+
     /// The mask of `out.len() * 64` bits from bit `start` (the caller clears what lies
     /// past its block).
     #[inline]

@@ -10,7 +10,8 @@
 
 use super::bitset::{window, Bitset};
 use super::fill::Meter;
-use super::turns::{xor_mask, OriTurn, OriTurns};
+use super::turns::{xor_mask, OriTurns};
+use super::walk::Walk;
 use super::Pattern;
 use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
@@ -50,24 +51,22 @@ struct Sweep<'a> {
 }
 
 /// One task's buffers.
-struct Scratch {
-    loc: [u8; 64],
-    ori: [u8; 64],
-    nl: [u8; 64],
-    turn: OriTurn,
+struct Scratch<'a> {
+    walk: Walk<'a>,
+    /// Per letter: the first entry of its target block and the bits it flips.
+    to: Vec<(u64, u64)>,
     mask: Vec<u64>,
     turned: Vec<u64>,
     found: Vec<u64>,
     want: Vec<u64>,
 }
 
-impl Scratch {
-    fn new(words: usize) -> Scratch {
+impl<'a> Scratch<'a> {
+    fn new(s: &'a Sweep<'a>) -> Scratch<'a> {
+        let words = s.full.len();
         Scratch {
-            loc: [0; 64],
-            ori: [0; 64],
-            nl: [0; 64],
-            turn: OriTurn::default(),
+            walk: Walk::new(s.p, s.turns, s.maps),
+            to: vec![(0, 0); s.maps.len()],
             mask: vec![0; words],
             turned: vec![0; words],
             found: vec![0; words],
@@ -128,7 +127,7 @@ pub(super) fn sweep(
         frontier = (0..nchunks)
             .into_par_iter()
             .map_init(
-                || Scratch::new(words),
+                || Scratch::new(sw),
                 |sc, c| -> Result<u64, SolveError> {
                     meter.ctl.check()?;
                     let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(size));
@@ -152,25 +151,6 @@ pub(super) fn sweep(
 }
 
 impl Sweep<'_> {
-    /// The followed pieces' locations of block `b` in `sc.loc`.
-    #[inline]
-    fn locate(&self, b: u64, sc: &mut Scratch) {
-        self.p.unindex(b * self.span, &mut sc.loc, &mut sc.ori);
-    }
-
-    /// The first entry of the block letter `l` sends block `sc.loc` to, with the turn of
-    /// its orientations prepared in `sc.turn`.
-    #[inline]
-    fn target(&self, l: usize, sc: &mut Scratch) -> u64 {
-        let k = self.p.pieces.len();
-        let dest = &self.maps[l].0;
-        for i in 0..k {
-            sc.nl[i] = dest[sc.loc[i] as usize];
-        }
-        self.turns.prepare(l, &sc.loc[..k], &mut sc.turn);
-        self.p.perm_rank(&sc.nl[..k]) * self.span
-    }
-
     /// Pushes the frontier entries in `lo..hi`; returns how many entries it reached first.
     fn push(&self, lo: u64, hi: u64, sc: &mut Scratch) -> u64 {
         let mut n = 0;
@@ -184,15 +164,25 @@ impl Sweep<'_> {
             for (m, w) in sc.mask.iter_mut().zip(&sc.found) {
                 *m &= w;
             }
-            self.locate(b, sc);
+            sc.walk.visit(b);
+            // The targets' words first: the atomic ORs below wait for every earlier read,
+            // so misses overlap only as prefetches.
             for l in 0..self.maps.len() {
-                let to = self.target(l, sc);
+                let to = sc.walk.target(l).0 * self.span;
+                for set in [&self.seen, &self.next] {
+                    set.prefetch(to);
+                    set.prefetch(to + self.span - 1);
+                }
+            }
+            for l in 0..self.maps.len() {
+                let (to, turn) = sc.walk.target(l);
+                let to = to * self.span;
                 if self.flips {
-                    xor_mask(&sc.mask, OriTurns::xor(&sc.turn), &mut sc.turned);
+                    xor_mask(&sc.mask, turn.xor_bits(), &mut sc.turned);
                 } else {
                     sc.turned.fill(0);
                     for o in ones(&sc.mask) {
-                        let t = self.turns.apply(&sc.turn, o);
+                        let t = self.turns.apply(turn, o);
                         sc.turned[(t >> 6) as usize] |= 1 << (t & 63);
                     }
                 }
@@ -207,56 +197,85 @@ impl Sweep<'_> {
     fn pull(&self, lo: u64, hi: u64, sc: &mut Scratch) -> u64 {
         let mut n = 0;
         let mut pos = lo;
-        let mut want = std::mem::take(&mut sc.want);
         while let Some(i) = next_one(&self.seen, pos, hi, true) {
             let b = i / self.span;
             let base = b * self.span;
             let end = (base + self.span).min(hi);
-            window(self.span, i - base, end - base, &mut want);
+            window(self.span, i - base, end - base, &mut sc.want);
             self.seen.read(base, &mut sc.mask);
-            for (w, m) in want.iter_mut().zip(&sc.mask) {
+            for (w, m) in sc.want.iter_mut().zip(&sc.mask) {
                 *w &= !m;
             }
             sc.found.fill(0);
-            self.locate(b, sc);
-            for l in 0..self.maps.len() {
-                let to = self.target(l, sc);
-                self.cur.read(to, &mut sc.mask);
-                for (m, f) in sc.mask.iter_mut().zip(&self.full) {
-                    *m &= f;
-                }
-                if self.flips {
-                    // A flip is its own inverse: the entries it sends into the frontier.
-                    xor_mask(&sc.mask, OriTurns::xor(&sc.turn), &mut sc.turned);
-                    for ((w, f), &t) in want.iter_mut().zip(&mut sc.found).zip(&sc.turned) {
-                        *f |= *w & t;
-                        *w &= !t;
-                    }
-                } else {
-                    for o in ones(&want) {
-                        let t = self.turns.apply(&sc.turn, o);
-                        if sc.mask[(t >> 6) as usize] >> (t & 63) & 1 != 0 {
-                            sc.found[(o >> 6) as usize] |= 1 << (o & 63);
-                        }
-                    }
-                    for (w, f) in want.iter_mut().zip(&sc.found) {
-                        *w &= !f;
-                    }
-                }
-                if want.iter().all(|&w| w == 0) {
-                    break;
-                }
+            sc.walk.visit(b);
+            if self.flips {
+                self.pull_flips(sc);
+            } else {
+                self.pull_turns(sc);
             }
             n += self.next.or(base, &sc.found, &self.seen);
             pos = end;
         }
-        sc.want = want;
         n
+    }
+
+    /// The entries of `sc.want` one flip from the frontier, into `sc.found`.
+    fn pull_flips(&self, sc: &mut Scratch) {
+        // Every letter's target first, so that the reads of the frontier (random, and most
+        // of the time) overlap.
+        for l in 0..self.maps.len() {
+            let (to, turn) = sc.walk.target(l);
+            sc.to[l] = (to * self.span, turn.xor_bits());
+            self.cur.prefetch(to * self.span);
+        }
+        for &(to, xor) in &sc.to {
+            self.frontier_block(to, &mut sc.mask);
+            // A flip is its own inverse: the entries it sends into the frontier.
+            xor_mask(&sc.mask, xor, &mut sc.turned);
+            for ((w, f), &t) in sc.want.iter_mut().zip(&mut sc.found).zip(&sc.turned) {
+                *f |= *w & t;
+                *w &= !t;
+            }
+            if sc.want.iter().all(|&w| w == 0) {
+                break;
+            }
+        }
+    }
+
+    /// The entries of `sc.want` one letter from the frontier, into `sc.found`, turned one
+    /// by one.
+    fn pull_turns(&self, sc: &mut Scratch) {
+        for l in 0..self.maps.len() {
+            let (to, turn) = sc.walk.target(l);
+            self.frontier_block(to * self.span, &mut sc.mask);
+            for o in ones(&sc.want) {
+                let t = self.turns.apply(turn, o);
+                if sc.mask[(t >> 6) as usize] >> (t & 63) & 1 != 0 {
+                    sc.found[(o >> 6) as usize] |= 1 << (o & 63);
+                }
+            }
+            for (w, f) in sc.want.iter_mut().zip(&sc.found) {
+                *w &= !f;
+            }
+            if sc.want.iter().all(|&w| w == 0) {
+                break;
+            }
+        }
+    }
+
+    /// The frontier's mask of the block from entry `base`.
+    #[inline]
+    fn frontier_block(&self, base: u64, mask: &mut [u64]) {
+        self.cur.read(base, mask);
+        for (m, f) in mask.iter_mut().zip(&self.full) {
+            *m &= f;
+        }
     }
 
     /// Marks the entries found in this level seen, writes their distance `d`, and clears
     /// the old frontier (the next level's `next`).
     fn end_level(&self, d: u8, out: &mut BigBuf) {
+        let fill = d as u32 * 0x1111_1111;
         let (seen, cur, next) = (self.seen.words(), self.cur.words(), self.next.words());
         out.par_chunks_mut((CHUNK / 2) as usize)
             .enumerate()
@@ -272,15 +291,46 @@ impl Sweep<'_> {
                         continue;
                     }
                     seen[w].fetch_or(m, Relaxed);
-                    for b in ones(&[m]) {
-                        let i = (w - w0) * 64 + b as usize;
-                        let sh = (i & 1) * 4;
-                        bytes[i >> 1] = bytes[i >> 1] & !(15 << sh) | d << sh;
+                    let at = (w - w0) * 32;
+                    if at + 32 > bytes.len() {
+                        // The table's last bytes.
+                        for b in ones(&[m]) {
+                            let i = at * 2 + b as usize;
+                            let sh = (i & 1) * 4;
+                            bytes[i >> 1] = bytes[i >> 1] & !(15 << sh) | d << sh;
+                        }
+                        continue;
+                    }
+                    // Eight entries (four bytes) at a time.
+                    for q in 0..8 {
+                        let e = NIBBLES[(m >> (8 * q)) as usize & 255];
+                        if e != 0 {
+                            let r = &mut bytes[at + 4 * q..at + 4 * q + 4];
+                            let v = u32::from_le_bytes(r.try_into().unwrap());
+                            r.copy_from_slice(&(v & !e | e & fill).to_le_bytes());
+                        }
                     }
                 }
             });
     }
 }
+
+/// Per byte of a mask, the nibbles its bits stand for (bit `i`, nibble `i`), all ones.
+const NIBBLES: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if m >> i & 1 != 0 {
+                t[m] |= 15 << (4 * i);
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// The first entry in `pos..hi` whose bit is set (or clear, with `clear`).
 #[inline]

@@ -42,13 +42,65 @@ pub(super) struct OriTurns<'a> {
     /// (empty when the parts are too many: then they are turned one by one).
     tables: Vec<Vec<u32>>,
     dest: Vec<Vec<u8>>,
+    /// Twist > 2, followed pieces: the digit-wise sums tabulated (see [`Halves`]).
+    halves: Option<Halves>,
+}
+
+/// Digit-wise sums modulo the twist, tabulated for the high and the low digits of an
+/// orientation part apart (`o = hi * lo_span + lo`), so that a turn is two look-ups
+/// rather than a pass over the digits.
+struct Halves {
+    lo_span: u64,
+    hi_span: u64,
+    /// `lo[a * lo_span + o]`: the low digits of `a` and `o` added; `hi` likewise.
+    lo: Vec<u32>,
+    hi: Vec<u32>,
+    /// Each orientation part's high and low digits.
+    split: Vec<(u32, u32)>,
+}
+
+impl Halves {
+    /// Tables when they are small (their squares are what they hold).
+    fn new(p: &Pattern) -> Option<Halves> {
+        let (t, d) = (p.twist as u64, p.ori_digits as u32);
+        let (lo_span, hi_span) = (t.pow(d / 2), t.pow(d - d / 2));
+        if p.all_ori || t < 3 || hi_span > 1 << 9 {
+            return None;
+        }
+        let sums = |span: u64| -> Vec<u32> {
+            let mut v = Vec::with_capacity((span * span) as usize);
+            for a in 0..span {
+                for o in 0..span {
+                    let (mut x, mut y, mut r, mut w) = (a, o, 0, 1);
+                    while w < span {
+                        r += (x % t + y % t) % t * w;
+                        (x, y, w) = (x / t, y / t, w * t);
+                    }
+                    v.push(r as u32);
+                }
+            }
+            v
+        };
+        Some(Halves {
+            lo_span,
+            hi_span,
+            lo: sums(lo_span),
+            hi: sums(hi_span),
+            split: (0..p.ori_span)
+                .map(|o| ((o / lo_span) as u32, (o % lo_span) as u32))
+                .collect(),
+        })
+    }
 }
 
 /// One letter's effect on the orientation parts of one block.
 pub(super) struct OriTurn {
     letter: usize,
+    /// The added digits as an orientation part (with twist 2, the bits flipped).
     xor: u64,
     add: [u8; 64],
+    /// The rows of [`Halves`] for the high and the low digits of `xor`.
+    rows: (u32, u32),
 }
 
 impl Default for OriTurn {
@@ -57,6 +109,7 @@ impl Default for OriTurn {
             letter: 0,
             xor: 0,
             add: [0; 64],
+            rows: (0, 0),
         }
     }
 }
@@ -69,6 +122,7 @@ impl<'a> OriTurns<'a> {
             digits: Vec::new(),
             tables: Vec::new(),
             dest: maps.iter().map(|(d, _)| d.clone()).collect(),
+            halves: None,
         };
         // Small spans get their turns (or digits) tabulated once, by the digit-by-digit
         // path itself, so the tests against direct searches check both.
@@ -91,6 +145,7 @@ impl<'a> OriTurns<'a> {
                     p.decode_ori(o, &mut a);
                     turns.digits.extend_from_slice(&a[..p.ori_digits]);
                 }
+                turns.halves = Halves::new(p);
             }
         }
         turns
@@ -108,7 +163,17 @@ impl<'a> OriTurns<'a> {
         for (i, &w) in self.p.ori_weight.iter().enumerate() {
             let a = add[loc[i] as usize];
             turn.add[i] = a;
-            turn.xor |= a as u64 * w;
+            turn.xor += a as u64 * w;
+        }
+        self.rows(turn);
+    }
+
+    /// The rows of [`Halves`] a prepared turn reads.
+    #[inline]
+    fn rows(&self, turn: &mut OriTurn) {
+        if let Some(h) = &self.halves {
+            let (hi, lo) = (turn.xor / h.lo_span, turn.xor % h.lo_span);
+            turn.rows = ((hi * h.hi_span) as u32, (lo * h.lo_span) as u32);
         }
     }
 
@@ -135,6 +200,11 @@ impl<'a> OriTurns<'a> {
         if t == 2 {
             return o ^ turn.xor;
         }
+        if let Some(h) = &self.halves {
+            let (hi, lo) = h.split[o as usize];
+            let hi = h.hi[(turn.rows.0 + hi) as usize] as u64;
+            return hi * h.lo_span + h.lo[(turn.rows.1 + lo) as usize] as u64;
+        }
         let k = p.ori_digits;
         let mut own = [0u8; 64];
         let digits = if self.digits.is_empty() {
@@ -156,16 +226,49 @@ impl<'a> OriTurns<'a> {
 }
 
 impl OriTurns<'_> {
+    /// Prepares letter `l` for the followed pieces before the last, at `loc` (shared by the
+    /// blocks that differ only in the last piece); [`OriTurns::prepare_last`] completes it.
+    pub(super) fn prepare_prefix(&self, l: usize, loc: &[u8], turn: &mut OriTurn) {
+        turn.letter = l;
+        turn.xor = 0;
+        if self.p.all_ori || self.p.twist == 1 {
+            return;
+        }
+        let add = &self.add[l];
+        let mut xor = 0;
+        for (i, (&w, &c)) in self.p.ori_weight.iter().zip(loc).enumerate() {
+            let a = add[c as usize];
+            turn.add[i] = a;
+            xor += a as u64 * w;
+        }
+        turn.xor = xor;
+    }
+
+    /// Completes a turn prepared for the prefix (whose bits to flip are `xor`) with the
+    /// last followed piece, piece `i`, at `last`: then as [`OriTurns::prepare`] makes it.
+    #[inline]
+    pub(super) fn prepare_last(&self, i: usize, last: u8, xor: u64, turn: &mut OriTurn) {
+        turn.xor = xor;
+        if !self.p.all_ori && self.p.twist > 1 && i < self.p.ori_digits {
+            let a = self.add[turn.letter][last as usize];
+            turn.add[i] = a;
+            turn.xor += a as u64 * self.p.ori_weight[i];
+        }
+        self.rows(turn);
+    }
+
     /// True when every letter flips a fixed set of orientation bits (twist 2, the followed
     /// pieces' orientations): a prepared turn is then `o ^ turn.xor`, see [`xor_mask`].
     pub(super) fn flips(&self) -> bool {
         self.p.twist == 2 && !self.p.all_ori
     }
+}
 
+impl OriTurn {
     /// The bits a prepared turn flips (meaningful when [`OriTurns::flips`]).
     #[inline]
-    pub(super) fn xor(turn: &OriTurn) -> u64 {
-        turn.xor
+    pub(super) fn xor_bits(&self) -> u64 {
+        self.xor
     }
 }
 
@@ -188,12 +291,45 @@ pub(super) fn xor_mask(src: &[u64], x: u64, out: &mut [u64]) {
     let lo = x & 63;
     for (j, o) in out.iter_mut().enumerate() {
         let mut m = src[j ^ hi];
+        // Without branches: the bits of `x` are as good as random.
         for (i, &g) in GROUPS.iter().enumerate() {
-            if lo >> i & 1 != 0 {
-                let s = 1 << i;
-                m = (m >> s) & g | (m & g) << s;
-            }
+            let s = 1 << i;
+            let swapped = (m >> s) & g | (m & g) << s;
+            let take = 0u64.wrapping_sub(lo >> i & 1);
+            m ^= (m ^ swapped) & take;
         }
         *o = m;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::cube3_htm;
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn tabulated_sums_are_the_digit_sums(
+            k in 1usize..=8,
+            locs in proptest::collection::vec(0u8..8, 8),
+            l in 0usize..18,
+        ) {
+            // Corner twists of the 3x3x3 (with 8 pieces the last digit is implied), with
+            // and without the tables.
+            let (model, _, actions) = cube3_htm();
+            let p = Pattern::new(&model, 0, (0..k as u8).collect());
+            let maps = orbit_maps(&model, 0, &actions);
+            let fast = OriTurns::new(&p, &maps);
+            prop_assert!(fast.halves.is_some());
+            let mut slow = OriTurns::new(&p, &maps);
+            slow.halves = None;
+            let (mut a, mut b) = (OriTurn::default(), OriTurn::default());
+            fast.prepare(l, &locs, &mut a);
+            slow.prepare(l, &locs, &mut b);
+            for o in 0..p.ori_span {
+                prop_assert_eq!(fast.apply(&a, o), slow.apply(&b, o));
+            }
+        }
     }
 }
