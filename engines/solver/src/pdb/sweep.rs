@@ -10,7 +10,8 @@
 
 use super::bitset::{window, Bitset};
 use super::fill::Meter;
-use super::turns::{xor_mask, OriTurns};
+use super::flip::xor_mask;
+use super::turns::OriTurns;
 use super::walk::Walk;
 use super::Pattern;
 use crate::bigbuf::BigBuf;

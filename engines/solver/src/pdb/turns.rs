@@ -1,7 +1,7 @@
 //! How the letters move the entries of a table: [`orbit_maps`] (where each piece goes) and
 //! [`OriTurns`] (the orientation part of an index under a letter), for whole blocks of one
 //! arrangement at a time; with twist 2 a letter flips a fixed set of orientation bits, so
-//! a whole block's bit mask is turned at once ([`xor_mask`]).
+//! a whole block's bit mask is turned at once (`flip.rs`).
 
 use super::Pattern;
 use crate::model::{Action, Model};
@@ -269,36 +269,6 @@ impl OriTurn {
     #[inline]
     pub(super) fn xor_bits(&self) -> u64 {
         self.xor
-    }
-}
-
-/// Groups of `1 << i` bits at even positions, for swapping neighbouring groups.
-const GROUPS: [u64; 6] = [
-    0x5555_5555_5555_5555,
-    0x3333_3333_3333_3333,
-    0x0f0f_0f0f_0f0f_0f0f,
-    0x00ff_00ff_00ff_00ff,
-    0x0000_ffff_0000_ffff,
-    0x0000_0000_ffff_ffff,
-];
-
-/// `out` gets bit `o ^ x` for each bit `o` of `src`: the mask of a block (span a power of
-/// two, `x` below it) turned by a letter that flips the bits `x` of the orientation part.
-/// Bit `i >= 6` of `x` swaps words, a lower one swaps groups of bits within each word.
-#[inline]
-pub(super) fn xor_mask(src: &[u64], x: u64, out: &mut [u64]) {
-    let hi = (x >> 6) as usize;
-    let lo = x & 63;
-    for (j, o) in out.iter_mut().enumerate() {
-        let mut m = src[j ^ hi];
-        // Without branches: the bits of `x` are as good as random.
-        for (i, &g) in GROUPS.iter().enumerate() {
-            let s = 1 << i;
-            let swapped = (m >> s) & g | (m & g) << s;
-            let take = 0u64.wrapping_sub(lo >> i & 1);
-            m ^= (m ^ swapped) & take;
-        }
-        *o = m;
     }
 }
 
