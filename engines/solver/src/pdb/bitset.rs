@@ -46,6 +46,21 @@ impl Bitset {
         unsafe { std::slice::from_raw_parts(self.words, self.len) }
     }
 
+    /// Clears the words holding bits `lo..hi` (`lo` a multiple of 64).
+    pub fn clear_range(&self, lo: u64, hi: u64) {
+        for w in &self.words()[(lo >> 6) as usize..hi.div_ceil(64) as usize] {
+            w.store(0, Relaxed);
+        }
+    }
+
+    /// Clears every bit, on all threads.
+    pub fn clear(&self) {
+        use rayon::prelude::*;
+        self.words()
+            .par_chunks(1 << 15)
+            .for_each(|c| c.iter().for_each(|w| w.store(0, Relaxed)));
+    }
+
     /// Asks for the word holding bit `start` ahead of a [`Bitset::read`].
     #[inline]
     pub fn prefetch(&self, start: u64) {

@@ -107,7 +107,7 @@ pub(super) fn sweep(
     out[(solved >> 1) as usize] &= !(15 << ((solved & 1) * 4));
     let blocks = size / span;
     let (mut filled, mut frontier, mut d) = (1u64, 1u64, 0u8);
-    let nchunks = size.div_ceil(CHUNK);
+    let mut next_clean = true;
     while d < 14 && frontier > 0 && filled < size {
         meter.ctl.check()?;
         let unseen = size - filled;
@@ -123,28 +123,44 @@ pub(super) fn sweep(
             Direction::Pull => true,
         };
         meter.report(d + 1, filled, true);
+        if !pull && !next_clean {
+            s.next.clear();
+        }
         let so_far = AtomicU64::new(0);
         let sw = &s;
-        frontier = (0..nchunks)
-            .into_par_iter()
+        let level = d + 1;
+        frontier = out
+            .par_chunks_mut((CHUNK / 2) as usize)
+            .enumerate()
             .map_init(
                 || Scratch::new(sw),
-                |sc, c| -> Result<u64, SolveError> {
+                |sc, (c, bytes)| -> Result<u64, SolveError> {
                     meter.ctl.check()?;
-                    let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(size));
+                    let (lo, hi) = (c as u64 * CHUNK, ((c as u64 + 1) * CHUNK).min(size));
                     let n = if pull {
-                        sw.pull(lo, hi, sc)
+                        // A pulled chunk is written by its task alone: it settles at once,
+                        // while it is in the cache.
+                        sw.next.clear_range(lo, hi);
+                        let n = sw.pull(lo, hi, sc);
+                        sw.settle(c, bytes, level, false);
+                        n
                     } else {
                         sw.push(lo, hi, sc)
                     };
                     let all = so_far.fetch_add(n, Relaxed) + n;
-                    meter.report(d + 1, filled + all, false);
+                    meter.report(level, filled + all, false);
                     Ok(n)
                 },
             )
             .try_reduce(|| 0, |a, b| Ok(a + b))?;
-        d += 1;
-        s.end_level(d, out);
+        d = level;
+        if !pull {
+            out.par_chunks_mut((CHUNK / 2) as usize)
+                .enumerate()
+                .for_each(|(c, bytes)| s.settle(c, bytes, d, true));
+        }
+        // The old frontier is the next level's `next`: cleared when settled after a push.
+        next_clean = !pull;
         std::mem::swap(&mut s.cur, &mut s.next);
         filled += frontier;
     }
@@ -231,6 +247,9 @@ impl Sweep<'_> {
         }
         for &(to, xor) in &sc.to {
             self.frontier_block(to, &mut sc.mask);
+            if sc.mask.iter().all(|&m| m == 0) {
+                continue;
+            }
             // A flip is its own inverse: the entries it sends into the frontier.
             xor_mask(&sc.mask, xor, &mut sc.turned);
             for ((w, f), &t) in sc.want.iter_mut().zip(&mut sc.found).zip(&sc.turned) {
@@ -273,46 +292,42 @@ impl Sweep<'_> {
         }
     }
 
-    /// Marks the entries found in this level seen, writes their distance `d`, and clears
-    /// the old frontier (the next level's `next`).
-    fn end_level(&self, d: u8, out: &mut BigBuf) {
+    /// Marks the entries of chunk `c` found in this level seen and writes their distance
+    /// `d` into its bytes; with `clear_cur`, clears its part of the old frontier.
+    fn settle(&self, c: usize, bytes: &mut [u8], d: u8, clear_cur: bool) {
         let fill = d as u32 * 0x1111_1111;
         let (seen, cur, next) = (self.seen.words(), self.cur.words(), self.next.words());
-        out.par_chunks_mut((CHUNK / 2) as usize)
-            .enumerate()
-            .for_each(|(c, bytes)| {
-                let w0 = c * (CHUNK / 64) as usize;
-                let nw = (bytes.len() * 2).div_ceil(64);
-                for w in w0..w0 + nw {
-                    if cur[w].load(Relaxed) != 0 {
-                        cur[w].store(0, Relaxed);
-                    }
-                    let m = next[w].load(Relaxed);
-                    if m == 0 {
-                        continue;
-                    }
-                    seen[w].fetch_or(m, Relaxed);
-                    let at = (w - w0) * 32;
-                    if at + 32 > bytes.len() {
-                        // The table's last bytes.
-                        for b in ones(&[m]) {
-                            let i = at * 2 + b as usize;
-                            let sh = (i & 1) * 4;
-                            bytes[i >> 1] = bytes[i >> 1] & !(15 << sh) | d << sh;
-                        }
-                        continue;
-                    }
-                    // Eight entries (four bytes) at a time.
-                    for q in 0..8 {
-                        let e = NIBBLES[(m >> (8 * q)) as usize & 255];
-                        if e != 0 {
-                            let r = &mut bytes[at + 4 * q..at + 4 * q + 4];
-                            let v = u32::from_le_bytes(r.try_into().unwrap());
-                            r.copy_from_slice(&(v & !e | e & fill).to_le_bytes());
-                        }
-                    }
+        let w0 = c * (CHUNK / 64) as usize;
+        let nw = (bytes.len() * 2).div_ceil(64);
+        for w in w0..w0 + nw {
+            if clear_cur && cur[w].load(Relaxed) != 0 {
+                cur[w].store(0, Relaxed);
+            }
+            let m = next[w].load(Relaxed);
+            if m == 0 {
+                continue;
+            }
+            seen[w].fetch_or(m, Relaxed);
+            let at = (w - w0) * 32;
+            if at + 32 > bytes.len() {
+                // The table's last bytes.
+                for b in ones(&[m]) {
+                    let i = at * 2 + b as usize;
+                    let sh = (i & 1) * 4;
+                    bytes[i >> 1] = bytes[i >> 1] & !(15 << sh) | d << sh;
                 }
-            });
+                continue;
+            }
+            // Eight entries (four bytes) at a time.
+            for q in 0..8 {
+                let e = NIBBLES[(m >> (8 * q)) as usize & 255];
+                if e != 0 {
+                    let r = &mut bytes[at + 4 * q..at + 4 * q + 4];
+                    let v = u32::from_le_bytes(r.try_into().unwrap());
+                    r.copy_from_slice(&(v & !e | e & fill).to_le_bytes());
+                }
+            }
+        }
     }
 }
 
