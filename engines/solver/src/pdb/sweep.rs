@@ -185,18 +185,21 @@ impl Sweep<'_> {
             // The targets' words first: the atomic ORs below wait for every earlier read,
             // so misses overlap only as prefetches.
             for l in 0..self.maps.len() {
-                let to = sc.walk.target(l).0 * self.span;
+                let to = sc.walk.target_flip(l).0 * self.span;
                 for set in [&self.seen, &self.next] {
                     set.prefetch(to);
                     set.prefetch(to + self.span - 1);
                 }
             }
             for l in 0..self.maps.len() {
-                let (to, turn) = sc.walk.target(l);
-                let to = to * self.span;
+                let to;
                 if self.flips {
-                    xor_mask(&sc.mask, turn.xor_bits(), &mut sc.turned);
+                    let (t, flip) = sc.walk.target_flip(l);
+                    to = t * self.span;
+                    xor_mask(&sc.mask, flip, &mut sc.turned);
                 } else {
+                    let (t, turn) = sc.walk.target(l);
+                    to = t * self.span;
                     sc.turned.fill(0);
                     for o in ones(&sc.mask) {
                         let t = self.turns.apply(turn, o);
@@ -241,8 +244,8 @@ impl Sweep<'_> {
         // Every letter's target first, so that the reads of the frontier (random, and most
         // of the time) overlap.
         for l in 0..self.maps.len() {
-            let (to, turn) = sc.walk.target(l);
-            sc.to[l] = (to * self.span, turn.xor_bits());
+            let (to, flip) = sc.walk.target_flip(l);
+            sc.to[l] = (to * self.span, flip);
             self.cur.prefetch(to * self.span);
         }
         for &(to, xor) in &sc.to {

@@ -10,7 +10,6 @@ use super::Pattern;
 pub(super) struct Walk<'a> {
     p: &'a Pattern,
     turns: &'a OriTurns<'a>,
-    maps: &'a [(Vec<u8>, Vec<u8>)],
     /// The group of blocks sharing the pieces before the last, and their locations.
     group: u64,
     loc: [u8; 64],
@@ -25,6 +24,10 @@ pub(super) struct Walk<'a> {
     taken: Vec<u64>,
     turn: Vec<OriTurn>,
     xor: Vec<u64>,
+    /// `dest[l * n + c]`: where letter `l` sends the piece at `c`; `last_flip[l * n + c]`:
+    /// the bits it flips for the last piece there (with flips).
+    dest: Vec<u8>,
+    last_flip: Vec<u64>,
 }
 
 impl<'a> Walk<'a> {
@@ -37,7 +40,6 @@ impl<'a> Walk<'a> {
         Walk {
             p,
             turns,
-            maps,
             group: u64::MAX,
             loc: [0; 64],
             ori: [0; 64],
@@ -48,6 +50,16 @@ impl<'a> Walk<'a> {
             taken: vec![0; m],
             turn: (0..m).map(|_| OriTurn::default()).collect(),
             xor: vec![0; m],
+            dest: maps.iter().flat_map(|(d, _)| d.iter().copied()).collect(),
+            last_flip: (0..m)
+                .flat_map(|l| (0..p.n as u8).map(move |c| (l, c)))
+                .map(|(l, c)| {
+                    let mut t = OriTurn::default();
+                    turns.prepare_prefix(l, &[], &mut t);
+                    turns.prepare_last(p.pieces.len() - 1, c, 0, &mut t);
+                    t.xor_bits()
+                })
+                .collect(),
         }
     }
 
@@ -74,27 +86,49 @@ impl<'a> Walk<'a> {
     /// The block letter `l` sends the visited block to, and the turn of its orientations.
     #[inline]
     pub fn target(&mut self, l: usize) -> (u64, &OriTurn) {
+        let to = self.rank_of(l);
         let k = self.p.pieces.len();
-        let dest = &self.maps[l].0;
-        if self.valid[l] != self.group {
-            self.valid[l] = self.group;
-            let (mut taken, mut rank) = (0u64, 0u64);
-            for (&c, &w) in self.loc[..k - 1].iter().zip(&self.p.perm_weight) {
-                let to = dest[c as usize];
-                rank += (to as u64 - (taken & ((1u64 << to) - 1)).count_ones() as u64) * w;
-                taken |= 1 << to;
-            }
-            self.rank[l] = rank;
-            self.taken[l] = taken;
-            self.turns
-                .prepare_prefix(l, &self.loc[..k - 1], &mut self.turn[l]);
-            self.xor[l] = self.turn[l].xor_bits();
-        }
-        let to = dest[self.last as usize];
-        let digit = to as u64 - (self.taken[l] & ((1u64 << to) - 1)).count_ones() as u64;
         self.turns
             .prepare_last(k - 1, self.last, self.xor[l], &mut self.turn[l]);
-        (self.rank[l] + digit, &self.turn[l])
+        (to, &self.turn[l])
+    }
+
+    /// With flips ([`OriTurns::flips`]): the block letter `l` sends the visited block to,
+    /// and the bits it flips (the turn is not prepared).
+    #[inline]
+    pub fn target_flip(&mut self, l: usize) -> (u64, u64) {
+        let to = self.rank_of(l);
+        let n = self.p.n;
+        (to, self.xor[l] + self.last_flip[l * n + self.last as usize])
+    }
+
+    /// The rank of the arrangement letter `l` makes of the visited block's.
+    #[inline]
+    fn rank_of(&mut self, l: usize) -> u64 {
+        let n = self.p.n;
+        if self.valid[l] != self.group {
+            self.prefix(l);
+        }
+        let to = self.dest[l * n + self.last as usize];
+        let digit = to as u64 - (self.taken[l] & ((1u64 << to) - 1)).count_ones() as u64;
+        self.rank[l] + digit
+    }
+
+    /// Works out letter `l`'s part for the visited group.
+    fn prefix(&mut self, l: usize) {
+        let (k, n) = (self.p.pieces.len(), self.p.n);
+        self.valid[l] = self.group;
+        let (mut taken, mut rank) = (0u64, 0u64);
+        for (&c, &w) in self.loc[..k - 1].iter().zip(&self.p.perm_weight) {
+            let to = self.dest[l * n + c as usize];
+            rank += (to as u64 - (taken & ((1u64 << to) - 1)).count_ones() as u64) * w;
+            taken |= 1 << to;
+        }
+        self.rank[l] = rank;
+        self.taken[l] = taken;
+        self.turns
+            .prepare_prefix(l, &self.loc[..k - 1], &mut self.turn[l]);
+        self.xor[l] = self.turn[l].xor_bits();
     }
 }
 
@@ -136,6 +170,13 @@ mod tests {
                         nl[i] = maps[l].0[loc[i] as usize];
                     }
                     turns.prepare(l, &loc[..k], &mut want);
+                    let (to, flip) = walk.target_flip(l);
+                    prop_assert_eq!(to, p.perm_rank(&nl[..k]));
+                    if turns.flips() {
+                        for o in [0, 1, p.ori_span / 2, p.ori_span - 1] {
+                            prop_assert_eq!(o ^ flip, turns.apply(&want, o));
+                        }
+                    }
                     let (to, turn) = walk.target(l);
                     prop_assert_eq!(to, p.perm_rank(&nl[..k]));
                     for o in [0, 1, p.ori_span / 2, p.ori_span - 1] {
