@@ -177,18 +177,34 @@ impl<'a> OriTurns<'a> {
         }
     }
 
-    /// The orientation part `o` becomes, under the prepared letter.
-    #[inline]
+    /// The orientation part `o` becomes, under the prepared letter: the tabulated cases
+    /// here, inlined into the fills' loops, the others in [`OriTurns::apply_digits`].
+    #[inline(always)]
     pub(super) fn apply(&self, turn: &OriTurn, o: u64) -> u64 {
         let p = self.p;
-        let t = p.twist;
-        if t == 1 {
+        if p.twist == 1 {
             return 0;
         }
         if p.all_ori {
             if let Some(row) = self.tables.get(turn.letter) {
                 return row[o as usize] as u64;
             }
+        } else if p.twist == 2 {
+            return o ^ turn.xor;
+        } else if let Some(h) = &self.halves {
+            let (hi, lo) = h.split[o as usize];
+            let hi = h.hi[(turn.rows.0 + hi) as usize] as u64;
+            return hi * h.lo_span + h.lo[(turn.rows.1 + lo) as usize] as u64;
+        }
+        self.apply_digits(turn, o)
+    }
+
+    /// [`OriTurns::apply`] digit by digit.
+    #[inline(never)]
+    fn apply_digits(&self, turn: &OriTurn, o: u64) -> u64 {
+        let p = self.p;
+        let t = p.twist;
+        if p.all_ori {
             let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
             p.decode_ori(o, &mut a);
             let (dest, add) = (&self.dest[turn.letter], &self.add[turn.letter]);
@@ -199,11 +215,6 @@ impl<'a> OriTurns<'a> {
         }
         if t == 2 {
             return o ^ turn.xor;
-        }
-        if let Some(h) = &self.halves {
-            let (hi, lo) = h.split[o as usize];
-            let hi = h.hi[(turn.rows.0 + hi) as usize] as u64;
-            return hi * h.lo_span + h.lo[(turn.rows.1 + lo) as usize] as u64;
         }
         let k = p.ori_digits;
         let mut own = [0u8; 64];
