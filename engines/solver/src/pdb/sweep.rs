@@ -271,10 +271,21 @@ impl Sweep<'_> {
         for l in 0..self.maps.len() {
             let (to, turn) = sc.walk.target(l);
             self.frontier_block(to * self.span, &mut sc.mask);
-            for o in ones(&sc.want) {
-                let t = self.turns.apply(turn, o);
-                if sc.mask[(t >> 6) as usize] >> (t & 63) & 1 != 0 {
-                    sc.found[(o >> 6) as usize] |= 1 << (o & 63);
+            // From whichever side holds fewer entries: the wanted ones turned, or the
+            // frontier's turned back.
+            let count = |m: &[u64]| m.iter().map(|w| w.count_ones()).sum::<u32>();
+            if self.turns.undoes() && count(&sc.mask) < count(&sc.want) {
+                for t in ones(&sc.mask) {
+                    let o = self.turns.unapply(turn, t);
+                    sc.found[(o >> 6) as usize] |=
+                        (sc.want[(o >> 6) as usize] >> (o & 63) & 1) << (o & 63);
+                }
+            } else {
+                for o in ones(&sc.want) {
+                    let t = self.turns.apply(turn, o);
+                    if sc.mask[(t >> 6) as usize] >> (t & 63) & 1 != 0 {
+                        sc.found[(o >> 6) as usize] |= 1 << (o & 63);
+                    }
                 }
             }
             for (w, f) in sc.want.iter_mut().zip(&sc.found) {

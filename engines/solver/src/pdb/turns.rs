@@ -41,6 +41,8 @@ pub(super) struct OriTurns<'a> {
     /// With every location's orientation: per letter, the new orientation part of each
     /// (empty when the parts are too many: then they are turned one by one).
     tables: Vec<Vec<u32>>,
+    /// Their inverses (empty unless every table is a permutation).
+    inverse: Vec<Vec<u32>>,
     dest: Vec<Vec<u8>>,
     /// Twist > 2, followed pieces: the digit-wise sums tabulated (see [`Halves`]).
     halves: Option<Halves>,
@@ -55,6 +57,9 @@ struct Halves {
     /// `lo[a * lo_span + o]`: the low digits of `a` and `o` added; `hi` likewise.
     lo: Vec<u32>,
     hi: Vec<u32>,
+    /// `neg_lo[a]`: the low digits of `a` negated (the turn back); `neg_hi` likewise.
+    neg_lo: Vec<u32>,
+    neg_hi: Vec<u32>,
     /// Each orientation part's high and low digits.
     split: Vec<(u32, u32)>,
 }
@@ -67,6 +72,14 @@ impl Halves {
         if p.all_ori || t < 3 || hi_span > 1 << 9 {
             return None;
         }
+        let neg = |a: u64, span: u64| -> u32 {
+            let (mut x, mut r, mut w) = (a, 0, 1);
+            while w < span {
+                r += (t - x % t) % t * w;
+                (x, w) = (x / t, w * t);
+            }
+            r as u32
+        };
         let sums = |span: u64| -> Vec<u32> {
             let mut v = Vec::with_capacity((span * span) as usize);
             for a in 0..span {
@@ -86,6 +99,8 @@ impl Halves {
             hi_span,
             lo: sums(lo_span),
             hi: sums(hi_span),
+            neg_lo: (0..lo_span).map(|a| neg(a, lo_span)).collect(),
+            neg_hi: (0..hi_span).map(|a| neg(a, hi_span)).collect(),
             split: (0..p.ori_span)
                 .map(|o| ((o / lo_span) as u32, (o % lo_span) as u32))
                 .collect(),
@@ -99,8 +114,10 @@ pub(super) struct OriTurn {
     /// The added digits as an orientation part (with twist 2, the bits flipped).
     xor: u64,
     add: [u8; 64],
-    /// The rows of [`Halves`] for the high and the low digits of `xor`.
+    /// The rows of [`Halves`] for the high and the low digits of `xor`, and of its
+    /// negation.
     rows: (u32, u32),
+    back: (u32, u32),
 }
 
 impl Default for OriTurn {
@@ -110,6 +127,7 @@ impl Default for OriTurn {
             xor: 0,
             add: [0; 64],
             rows: (0, 0),
+            back: (0, 0),
         }
     }
 }
@@ -121,6 +139,7 @@ impl<'a> OriTurns<'a> {
             add: maps.iter().map(|(_, a)| a.clone()).collect(),
             digits: Vec::new(),
             tables: Vec::new(),
+            inverse: Vec::new(),
             dest: maps.iter().map(|(d, _)| d.clone()).collect(),
             halves: None,
         };
@@ -140,6 +159,15 @@ impl<'a> OriTurns<'a> {
                             .collect()
                     })
                     .collect();
+                let mut inverse = vec![vec![u32::MAX; p.ori_span as usize]; maps.len()];
+                for (inv, row) in inverse.iter_mut().zip(&turns.tables) {
+                    for (o, &r) in row.iter().enumerate() {
+                        inv[r as usize] = o as u32;
+                    }
+                }
+                if inverse.iter().flatten().all(|&o| o != u32::MAX) {
+                    turns.inverse = inverse;
+                }
             } else if p.twist > 2 {
                 for o in 0..p.ori_span {
                     p.decode_ori(o, &mut a);
@@ -174,6 +202,37 @@ impl<'a> OriTurns<'a> {
         if let Some(h) = &self.halves {
             let (hi, lo) = (turn.xor / h.lo_span, turn.xor % h.lo_span);
             turn.rows = ((hi * h.hi_span) as u32, (lo * h.lo_span) as u32);
+            turn.back = (
+                h.neg_hi[hi as usize] * h.hi_span as u32,
+                h.neg_lo[lo as usize] * h.lo_span as u32,
+            );
+        }
+    }
+
+    /// True when [`OriTurns::unapply`] can turn back.
+    pub(super) fn undoes(&self) -> bool {
+        let p = self.p;
+        p.twist == 1
+            || (p.all_ori && !self.inverse.is_empty())
+            || (!p.all_ori && (p.twist == 2 || self.halves.is_some()))
+    }
+
+    /// The orientation part that the prepared letter turns into `o` (when
+    /// [`OriTurns::undoes`]).
+    #[inline(always)]
+    pub(super) fn unapply(&self, turn: &OriTurn, o: u64) -> u64 {
+        let p = self.p;
+        if p.twist == 1 {
+            0
+        } else if p.all_ori {
+            self.inverse[turn.letter][o as usize] as u64
+        } else if p.twist == 2 {
+            o ^ turn.xor
+        } else {
+            let h = self.halves.as_ref().expect("tabulated digit sums");
+            let (hi, lo) = h.split[o as usize];
+            let hi = h.hi[(turn.back.0 + hi) as usize] as u64;
+            hi * h.lo_span + h.lo[(turn.back.1 + lo) as usize] as u64
         }
     }
 
@@ -310,7 +369,30 @@ mod tests {
             slow.prepare(l, &locs, &mut b);
             for o in 0..p.ori_span {
                 prop_assert_eq!(fast.apply(&a, o), slow.apply(&b, o));
+                prop_assert_eq!(fast.unapply(&a, fast.apply(&a, o)), o);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod inverse_tests {
+    use super::super::fixtures::cube3_htm;
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn every_orientation_turns_back(k in 1usize..=3, l in 0usize..18, o in 0u64..2048) {
+            // The 12 edge flips (the last implied) with a few edges.
+            let (model, _, actions) = cube3_htm();
+            let p = Pattern::with_orientations(&model, 1, (0..k as u8).collect(), true);
+            let maps = orbit_maps(&model, 1, &actions);
+            let turns = OriTurns::new(&p, &maps);
+            prop_assert!(turns.undoes());
+            let mut t = OriTurn::default();
+            turns.prepare(l, &[0, 1, 2], &mut t);
+            prop_assert_eq!(turns.unapply(&t, turns.apply(&t, o)), o);
         }
     }
 }
