@@ -75,7 +75,7 @@ mod simd {
     /// shuffle), bits 0 to 2 move bits within bytes (a shuffle per nibble).
     #[inline]
     pub(super) fn xor_mask(src: &[u64], x: u64, out: &mut [u64]) {
-        debug_assert!(src.len() % 2 == 0 && out.len() == src.len());
+        debug_assert!(src.len().is_multiple_of(2) && out.len() == src.len());
         let hi = (x >> 7) as usize;
         let tables = &NIBBLES[(x & 7) as usize];
         // SAFETY: SSSE3 is enabled at compile time; loads and stores are unaligned, of two
