@@ -4,9 +4,10 @@
 //! or pulled (every block holding unseen entries reads the frontier bits of the blocks its
 //! letters reach, and stops once all are found), whichever touches fewer blocks. A block's
 //! entries are handled as one mask: a word of bits where a byte table had an entry, and
-//! with twist 2 a letter turns a whole mask with a few shifts ([`xor_mask`]). The
-//! distances are written as nibbles when a level ends (by the task owning those bytes);
-//! entries at 15 or more, or never reached, keep the 15 the table starts with.
+//! with twist 2 a letter turns a whole mask at once ([`xor_mask`]). The distances are
+//! written as nibbles by the task owning those bytes, as it ends a pulled chunk or after a
+//! pushed level; entries at 15 or more, or never reached, keep the 15 the table starts
+//! with, so the fill stops after distance 14.
 
 use super::bitset::{window, Bitset};
 use super::fill::Meter;
