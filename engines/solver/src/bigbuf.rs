@@ -47,13 +47,16 @@ impl BigBuf {
         unsafe {
             libc::madvise(ptr.cast(), layout.size(), libc::MADV_HUGEPAGE);
         }
-        // SAFETY: `ptr` is valid for `layout.size() >= len` bytes.
-        unsafe { std::ptr::write_bytes(ptr, fill, len) };
-        BigBuf {
+        let mut buf = BigBuf {
             ptr,
             len,
             backing: Backing::Heap(layout),
-        }
+        };
+        // On all threads: the first touch of each page (the kernel clearing it) is most of
+        // the cost.
+        use rayon::prelude::*;
+        buf.par_chunks_mut(HUGE).for_each(|c| c.fill(fill));
+        buf
     }
 
     /// `len` bytes of `file` from `offset`, mapped read-only from the page cache (no copy:

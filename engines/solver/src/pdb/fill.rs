@@ -1,7 +1,11 @@
 //! The table fill: breadth-first from the solved pattern over blocks of one orientation
-//! part each, in parallel; forward while the frontier is small, then (unit costs) backward
-//! from the entries not yet filled. Entries are packed two a byte at the end.
+//! part each, in parallel. Unit costs go to the fill on bit sets (`sweep`); other costs
+//! (and blocks too large for its masks) to the fill on a byte an entry here: forward, each
+//! level's entries pushed to their neighbours. Entries are packed two a byte.
 
+use super::bitset::Bitset;
+use super::sweep::{sweep, Direction, MAX_SPAN};
+use super::turns::{orbit_maps, OriTurn, OriTurns};
 use super::{Pattern, Pdb};
 use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
@@ -35,7 +39,7 @@ impl<'a> Meter<'a> {
     }
 
     /// `filled` entries of this table are done, the frontier at distance `d`.
-    fn report(&self, d: u8, filled: u64, force: bool) {
+    pub(super) fn report(&self, d: u8, filled: u64, force: bool) {
         if self.ctl.reporting() && (force || self.pace.due()) {
             self.ctl.step(
                 "building pattern tables",
@@ -45,151 +49,6 @@ impl<'a> Meter<'a> {
                 "entries",
             );
         }
-    }
-}
-
-/// Forward maps of the letters on one orbit: piece at `a` goes to `dest[a]` gaining `add[a]`.
-fn orbit_maps(model: &Model, orbit: usize, actions: &[Action]) -> Vec<(Vec<u8>, Vec<u8>)> {
-    let o = &model.orbits[orbit];
-    actions
-        .iter()
-        .map(|a| {
-            let mut dest = vec![0u8; o.size];
-            let mut add = vec![0u8; o.size];
-            for b in 0..o.size {
-                let src = a.src[o.start + b] as usize - o.start;
-                dest[src] = b as u8;
-                add[src] = a.add[o.start + b];
-            }
-            (dest, add)
-        })
-        .collect()
-}
-
-/// How each letter changes the orientation part of an index (see [`Pattern`]): with the
-/// followed pieces' orientations, a letter adds to each digit what the piece's location
-/// gets (an exclusive or for twist 2); with every location's orientation, it permutes and
-/// adds the digits whatever the arrangement (a table per letter).
-struct OriTurns<'a> {
-    p: &'a Pattern,
-    /// Per letter, the orientation added at each location.
-    add: Vec<Vec<u8>>,
-    /// Digits of every orientation part (twist > 2, followed pieces, small spans).
-    digits: Vec<u8>,
-    /// With every location's orientation: per letter, the new orientation part of each
-    /// (empty when the parts are too many: then they are turned one by one).
-    tables: Vec<Vec<u32>>,
-    dest: Vec<Vec<u8>>,
-}
-
-/// One letter's effect on the orientation parts of one block.
-struct OriTurn {
-    letter: usize,
-    xor: u64,
-    add: [u8; 64],
-}
-
-impl Default for OriTurn {
-    fn default() -> OriTurn {
-        OriTurn {
-            letter: 0,
-            xor: 0,
-            add: [0; 64],
-        }
-    }
-}
-
-impl<'a> OriTurns<'a> {
-    fn new(p: &'a Pattern, maps: &[(Vec<u8>, Vec<u8>)]) -> OriTurns<'a> {
-        let mut turns = OriTurns {
-            p,
-            add: maps.iter().map(|(_, a)| a.clone()).collect(),
-            digits: Vec::new(),
-            tables: Vec::new(),
-            dest: maps.iter().map(|(d, _)| d.clone()).collect(),
-        };
-        // Small spans get their turns (or digits) tabulated once, by the digit-by-digit
-        // path itself, so the tests against direct searches check both.
-        if p.ori_span <= 1 << 20 {
-            let mut a = [0u8; 64];
-            if p.all_ori {
-                turns.tables = (0..maps.len())
-                    .map(|l| {
-                        let turn = OriTurn {
-                            letter: l,
-                            ..OriTurn::default()
-                        };
-                        (0..p.ori_span)
-                            .map(|o| turns.apply(&turn, o) as u32)
-                            .collect()
-                    })
-                    .collect();
-            } else if p.twist > 2 {
-                for o in 0..p.ori_span {
-                    p.decode_ori(o, &mut a);
-                    turns.digits.extend_from_slice(&a[..p.ori_digits]);
-                }
-            }
-        }
-        turns
-    }
-
-    /// Prepares letter `l` for a block whose followed pieces are at `loc`.
-    #[inline]
-    fn prepare(&self, l: usize, loc: &[u8], turn: &mut OriTurn) {
-        turn.letter = l;
-        if self.p.all_ori || self.p.twist == 1 {
-            return;
-        }
-        let add = &self.add[l];
-        turn.xor = 0;
-        for (i, &w) in self.p.ori_weight.iter().enumerate() {
-            let a = add[loc[i] as usize];
-            turn.add[i] = a;
-            turn.xor |= a as u64 * w;
-        }
-    }
-
-    /// The orientation part `o` becomes, under the prepared letter.
-    #[inline]
-    fn apply(&self, turn: &OriTurn, o: u64) -> u64 {
-        let p = self.p;
-        let t = p.twist;
-        if t == 1 {
-            return 0;
-        }
-        if p.all_ori {
-            if let Some(row) = self.tables.get(turn.letter) {
-                return row[o as usize] as u64;
-            }
-            let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
-            p.decode_ori(o, &mut a);
-            let (dest, add) = (&self.dest[turn.letter], &self.add[turn.letter]);
-            for l in 0..p.ori_len() {
-                b[dest[l] as usize] = (a[l] + add[l]) % t;
-            }
-            return p.encode_ori(&b);
-        }
-        if t == 2 {
-            return o ^ turn.xor;
-        }
-        let k = p.ori_digits;
-        let mut own = [0u8; 64];
-        let digits = if self.digits.is_empty() {
-            p.decode_ori(o, &mut own);
-            &own[..k]
-        } else {
-            &self.digits[o as usize * k..(o as usize + 1) * k]
-        };
-        let mut r = 0u64;
-        for ((&d, &a), &w) in digits.iter().zip(&turn.add).zip(&p.ori_weight) {
-            let mut s = d + a;
-            if s >= t {
-                s -= t;
-            }
-            r += s as u64 * w;
-        }
-        r
     }
 }
 
@@ -209,6 +68,43 @@ impl Pdb {
 
     /// Fills the table breadth-first from the solved pattern, reporting to `meter`.
     pub(super) fn fill(
+        model: &Model,
+        pattern: Pattern,
+        actions: &[Action],
+        cost: &[u32],
+        meter: &Meter,
+    ) -> Result<Pdb, SolveError> {
+        let unit = cost.iter().all(|&c| c == 1);
+        if unit && pattern.ori_span <= MAX_SPAN {
+            Pdb::fill_bits(model, pattern, actions, meter, Direction::Auto)
+        } else {
+            Pdb::fill_bytes(model, pattern, actions, cost, meter)
+        }
+    }
+
+    /// The fill on bit sets (unit costs), each level in the direction `dir`.
+    pub(super) fn fill_bits(
+        model: &Model,
+        pattern: Pattern,
+        actions: &[Action],
+        meter: &Meter,
+        dir: Direction,
+    ) -> Result<Pdb, SolveError> {
+        meter.ctl.reserve(
+            "a pattern database (and three bits an entry while it is filled)",
+            pattern.bytes() + 3 * Bitset::bytes(pattern.size),
+        )?;
+        let maps = orbit_maps(model, pattern.orbit, actions);
+        let turns = OriTurns::new(&pattern, &maps);
+        let solved = pattern.index(&model.solved());
+        let mut table = BigBuf::new(pattern.bytes() as usize, 0xff);
+        sweep(&pattern, &turns, &maps, solved, meter, dir, &mut table)?;
+        Ok(Pdb { pattern, table })
+    }
+
+    /// The fill on a byte an entry, for any costs (the reference the fill on bit sets is
+    /// tested against).
+    pub(super) fn fill_bytes(
         model: &Model,
         pattern: Pattern,
         actions: &[Action],
@@ -478,5 +374,35 @@ mod tests {
         let d = sparse(&cube2(), &htm, 12, &[], 1, &Control::default()).unwrap();
         assert!(d.complete);
         assert_eq!(&hist[..12], &d.counts[..]);
+    }
+}
+
+#[cfg(test)]
+mod rate {
+    use super::super::fixtures::cube3_htm;
+    use super::*;
+
+    /// The fill rate of one table: `PUZ_FILL=orbit:pieces[:all]` (pieces as `0,1,2`).
+    #[test]
+    #[ignore]
+    fn fill_rate() {
+        let spec = std::env::var("PUZ_FILL").unwrap_or("1:0,1,2,3,4,5,6".into());
+        let parts: Vec<&str> = spec.split(':').collect();
+        let (model, htm, actions) = cube3_htm();
+        let pieces = parts[1].split(',').map(|x| x.parse().unwrap()).collect();
+        let p =
+            Pattern::with_orientations(&model, parts[0].parse().unwrap(), pieces, parts.len() > 2);
+        let size = p.size;
+        let t0 = std::time::Instant::now();
+        let pdb = Pdb::build(&model, p, &actions, &htm.cost, &Control::default()).unwrap();
+        let s = t0.elapsed().as_secs_f64();
+        let h = pdb
+            .table
+            .iter()
+            .fold(0u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+        eprintln!(
+            "{spec}: {size} entries in {s:.2} s, {:.1} M/s, hash {h:016x}",
+            size as f64 / s / 1e6
+        );
     }
 }

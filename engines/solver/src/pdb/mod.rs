@@ -9,17 +9,24 @@
 //!
 //! - `pattern`: a table's pieces and the index of a position in it.
 //! - `locator`: where every piece of a position is, shared by the indices of a round.
-//! - `fill`: the breadth-first fill of one table.
+//! - `fill`: the breadth-first fill of one table; `sweep` its levels on bit sets (unit
+//!   costs), `bitset` those sets, `turns` how letters move a block's entries (`flip` a mask
+//!   of them with twist 2), `walk` where they send the blocks.
 //! - `choice`: which patterns fit the budget.
 //! - `cache`: the tables' files on disk.
 
+mod bitset;
 mod cache;
 mod choice;
 mod fill;
 #[cfg(test)]
 mod fixtures;
+mod flip;
 mod locator;
 mod pattern;
+mod sweep;
+mod turns;
+mod walk;
 
 pub use cache::{default_cache_dir, description_file, Cache, FILE_PREFIX, FILE_SUFFIX, TEMP_MARK};
 pub use choice::choose_patterns;

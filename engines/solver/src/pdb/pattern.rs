@@ -24,7 +24,7 @@ pub struct Pattern {
     start: usize,
     /// Place values of the arrangement digits and of the orientation digits (the index is
     /// `sum(digit * weight)`, the same number as Horner's rule over the digits).
-    perm_weight: Vec<u64>,
+    pub(super) perm_weight: Vec<u64>,
     pub(super) ori_weight: Vec<u64>,
     /// `twist^ori_digits`.
     pub(super) ori_span: u64,
