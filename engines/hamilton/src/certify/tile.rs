@@ -490,7 +490,8 @@ impl<'a> Tiler<'a> {
                 // No total, so no time left is guessed: the first cosets, where splices
                 // split paths, take most of the time, and a rate taken from them
                 // foretold hours for a certificate of two minutes.
-                self.ctl.step("certificate", &what, done as u64, 0, "cosets");
+                self.ctl
+                    .step("certificate", &what, done as u64, 0, "cosets");
             }
             if let Some(at) = best.as_ref().and_then(|b| b.at()) {
                 // Every repeat in this group comes after its first position.
