@@ -6,3 +6,8 @@ pub mod parser;
 
 pub use ast::*;
 pub use parser::{parse_file, parse_sequence};
+
+/// The grammar's keywords (`keyword` in `grammar/puz.pest`): never a name.
+pub const KEYWORDS: &[&str] = &[
+    "puzzle", "use", "let", "move", "metric", "assert", "show", "in",
+];

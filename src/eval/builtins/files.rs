@@ -14,12 +14,10 @@ use puz_core::{Perm, Word};
 use puz_formats::Format;
 use std::io::Write;
 
-/// Words the file must not define: they already mean something in the language. (The
-/// names it makes up are `_1`, `_2`, ...; the user's own came from `let`, which refuses
-/// builtin names.)
-const KEYWORDS: &[&str] = &[
-    "puzzle", "use", "let", "move", "metric", "assert", "show", "in", "group", "true", "false",
-];
+/// Words the file must not define besides the grammar's keywords: they already mean
+/// something in the language. (The names it makes up are `_1`, `_2`, ...; the user's own
+/// came from `let`, which refuses builtin names.)
+const RESERVED: &[&str] = &["group", "true", "false"];
 
 pub fn save(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let x = a.pos(0);
@@ -139,7 +137,8 @@ fn save_word(ctx: &mut Ctx, a: &Args, path: &str) -> EvalResult<Value> {
     let s = a.pos(0).seq();
     let path_arg = a.pos(1);
     let p = &s.puzzle;
-    let mut taken: Vec<&str> = KEYWORDS.to_vec();
+    let mut taken: Vec<&str> = crate::syntax::KEYWORDS.to_vec();
+    taken.extend(RESERVED);
     taken.extend(p.def.moves.iter().map(|m| m.name.as_str()));
     taken.extend(p.alphabet.names.iter().map(|n| n.as_str()));
     let (defs, root) = puz_core::word_file::definitions(&s.word, &p.alphabet, &taken);

@@ -17,17 +17,14 @@ use crate::diag::{Diag, EvalResult};
 use crate::eval::metrics;
 use crate::eval::puzzle_ctx::PuzzleCtx;
 use crate::eval::value::{SeqVal, Value};
-use crate::syntax::Span;
+use crate::syntax::{Span, KEYWORDS};
+use indexmap::IndexMap;
 use puz_core::Word;
 use std::rc::Rc;
 
 /// Parentheses nested deeper than this are left to the general parser (which grows its
 /// stack as it needs).
 const MAX_DEPTH: usize = 256;
-
-const KEYWORDS: &[&str] = &[
-    "puzzle", "use", "let", "move", "metric", "assert", "show", "in",
-];
 
 impl Interp {
     /// Runs `chunk` if it is one `let NAME = WORD` line this reader knows; `None` (and
@@ -43,7 +40,7 @@ impl Interp {
             b,
             i: 0,
             p: &p,
-            interp: self,
+            vars: &self.vars,
         };
         r.blanks(false);
         if !r.b[r.i..].starts_with(b"let") || !matches!(r.b.get(r.i + 3), Some(b' ' | b'\t')) {
@@ -88,7 +85,7 @@ struct Reader<'a> {
     b: &'a [u8],
     i: usize,
     p: &'a Rc<PuzzleCtx>,
-    interp: &'a Interp,
+    vars: &'a IndexMap<String, Binding>,
 }
 
 impl Reader<'_> {
@@ -213,7 +210,7 @@ impl Reader<'_> {
         if KEYWORDS.contains(&name) {
             return None;
         }
-        let vars = &self.interp.vars;
+        let vars = self.vars;
         if let Some(b) = vars.get(name) {
             return match &b.value {
                 Value::Seq(s) if Rc::ptr_eq(&s.puzzle, self.p) => Some(s.word.clone()),
