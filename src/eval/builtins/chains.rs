@@ -94,6 +94,25 @@ fn engines(
     Ok(out)
 }
 
+/// `new` cut to one move when every other is a power of it (`[D, D2]` -> `[D]`, with
+/// `[D2]` beside it); else as is.
+fn single_new_move(new: &[u32], alpha: &puz_core::Alphabet) -> (Vec<u32>, Vec<u32>) {
+    let powers_of = |d: u32| {
+        let p = &alpha.perms[d as usize];
+        let mut pow = p.clone();
+        let mut seen = vec![pow.clone()];
+        while !pow.is_identity() && seen.len() <= 4096 {
+            pow = pow.then(p);
+            seen.push(pow.clone());
+        }
+        new.iter().all(|&e| seen.contains(&alpha.perms[e as usize]))
+    };
+    match new.iter().find(|&&d| powers_of(d)) {
+        Some(&d) if new.len() > 1 => (vec![d], new.iter().copied().filter(|&e| e != d).collect()),
+        _ => (new.to_vec(), Vec::new()),
+    }
+}
+
 fn list_items(a: &Arg) -> &[crate::eval::value::Value] {
     match &a.value {
         crate::eval::value::Value::List(items) => items,
@@ -224,6 +243,7 @@ pub fn hamilton_along(
     }
     let lv = levels(&es, ctx.ctl, span)?;
     let mut adds = Vec::new();
+    let mut alsos = Vec::new();
     for k in 1..es.len() {
         let (hk, _) = &es[k];
         let below = &es[k - 1].0;
@@ -237,6 +257,10 @@ pub fn hamilton_along(
                 _ => None,
             })
             .collect();
+        // Moves that are powers of one of them (the half turn D2 beside D) add no
+        // position that move does not: the level is built on it, and the others open
+        // detours beside it where it commutes with a move below.
+        let (new, also) = single_new_move(&new, &p.alphabet);
         let [d] = new[..] else {
             let at = if k < es.len() - 1 || list_items(chain).len() == es.len() {
                 chain.item_span(k.min(list_items(chain).len() - 1))
@@ -245,11 +269,12 @@ pub fn hamilton_along(
             };
             return Err(Diag::new(
                 at,
-                format!("{} must add exactly one move to {} (it adds {})", hk.text, below.text, new.len()),
+                format!("{} must add exactly one move to {} (it adds {}, not all powers of one)", hk.text, below.text, new.len()),
             )
-            .with_help("each group of the chain adds one move: one that commutes with a move of the group below (as D with U), or the 3x3x3's F over <U, R, D, L>"));
+            .with_help("each group of the chain adds one move (and its powers, as D2 with D): one that commutes with a move of the group below (as D with U), or the 3x3x3's F over <U, R, D, L>"));
         };
         adds.push(d);
+        alsos.push(also);
     }
     let w1 = puz_hamilton::hamilton(&alpha1, &e1.group, ctx.ctl)
         .map_err(|e| Diag::new(span, e.to_string()))?;
@@ -296,7 +321,10 @@ pub fn hamilton_along(
             &lv[k - 1],
             lv[k].order,
             d,
-            &SpliceOptions::default(),
+            &SpliceOptions {
+                also: alsos[k - 1].clone(),
+                ..SpliceOptions::default()
+            },
             ctx.ctl,
         )
         .map_err(|e| match e {

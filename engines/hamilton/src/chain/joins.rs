@@ -509,104 +509,29 @@ fn cover(
     if elems.len() < need {
         return Ok(Err(false));
     }
-    let mut by_elem: Vec<Vec<usize>> = vec![Vec::new(); elems.len()];
-    for (r, row) in rows.iter().enumerate() {
-        for &e in row {
-            by_elem[e].push(r);
-        }
-    }
-    let mut covered = vec![false; elems.len()];
-    let mut used_points: HashMap<(usize, usize), ()> = HashMap::new();
-    let mut chosen: Vec<usize> = Vec::new();
-    let mut steps = 0u64;
-    let found = search(
-        &rows,
-        &by_elem,
-        &cands,
-        &mut covered,
-        &mut used_points,
-        &mut chosen,
-        &mut steps,
-        opts.cover_steps,
-        ctl,
-    )?;
-    if !found {
+    // A splice index takes one gadget: its slot.
+    let mut slots: HashMap<(usize, usize), usize> = HashMap::new();
+    let slot: Vec<usize> = cands
+        .iter()
+        .map(|c| {
+            let l = slots.len();
+            *slots.entry((c.0, c.1)).or_insert(l)
+        })
+        .collect();
+    let problem = super::exact_cover::Problem {
+        rows: &rows,
+        slot: &slot,
+        elems: elems.len(),
+    };
+    let Some(chosen) = super::exact_cover::solve(&problem, opts.cover_steps, ctl)? else {
         return Ok(Err(true));
-    }
+    };
     let mut out = Vec::new();
     let mut cands: Vec<Option<Candidate>> = cands.into_iter().map(Some).collect();
     for r in chosen {
         out.push(cands[r].take().expect("each row once"));
     }
     Ok(Ok(out))
-}
-
-/// Algorithm X with the fewest-candidates rule, on plain lists.
-#[allow(clippy::too_many_arguments)]
-fn search(
-    rows: &[Vec<usize>],
-    by_elem: &[Vec<usize>],
-    cands: &[Candidate],
-    covered: &mut [bool],
-    used: &mut HashMap<(usize, usize), ()>,
-    chosen: &mut Vec<usize>,
-    steps: &mut u64,
-    limit: u64,
-    ctl: &Control,
-) -> Result<bool, ChainError> {
-    *steps += 1;
-    if *steps > limit {
-        return Ok(false);
-    }
-    if steps.is_multiple_of(4096) {
-        ctl.check()?;
-    }
-    let fits = |r: usize, covered: &[bool], used: &HashMap<(usize, usize), ()>| {
-        rows[r].iter().all(|&e| !covered[e]) && !used.contains_key(&(cands[r].0, cands[r].1))
-    };
-    let mut best: Option<(usize, usize)> = None;
-    for e in 0..covered.len() {
-        if covered[e] {
-            continue;
-        }
-        let c = by_elem[e]
-            .iter()
-            .filter(|&&r| fits(r, covered, used))
-            .count();
-        if best.is_none_or(|(_, bc)| c < bc) {
-            best = Some((e, c));
-            if c == 0 {
-                break;
-            }
-        }
-    }
-    let Some((e, c)) = best else {
-        return Ok(true);
-    };
-    if c == 0 {
-        return Ok(false);
-    }
-    for &r in &by_elem[e] {
-        if !fits(r, covered, used) {
-            continue;
-        }
-        for &x in &rows[r] {
-            covered[x] = true;
-        }
-        used.insert((cands[r].0, cands[r].1), ());
-        chosen.push(r);
-        if search(
-            rows, by_elem, cands, covered, used, chosen, steps, limit, ctl,
-        )? {
-            return Ok(true);
-        }
-        chosen.pop();
-        used.remove(&(cands[r].0, cands[r].1));
-        for &x in &rows[r] {
-            covered[x] = false;
-        }
-    }
-    Ok(false)
 }
 
 /// The words of the cosets, last placed first: a coset's word is its path with its

@@ -3,17 +3,47 @@
 //! A word built level by level is a DAG: one Hamilton path of a subgroup appears in
 //! millions of places. [`Word::len`] and [`Word::eval`] walk it as a tree, which never
 //! ends. Here results are memoised by node identity (the address of a `Seq`'s items):
-//! a node is remembered when it is shared (`Arc::strong_count > 1`) or long, so every
-//! node is computed once per query. The memo keeps a clone of each node it remembers, so
-//! an address cannot be reused by another node while it is in the table.
+//! a node is remembered when it is shared (`Arc::strong_count > 1`), long, or took many
+//! node visits to compute. Sharing alone makes every query linear in the DAG; the visit
+//! count bounds the queries that come after: the coset words of a level are unshared and
+//! shorter than `long`, yet each holds a whole tree of cosets below it, and every cut of
+//! the level above (thousands of them) would otherwise measure that tree again. The memo
+//! keeps a clone of each node it remembers, so an address cannot be reused by another
+//! node while it is in the table.
 
+use crate::coords::FastMap;
 use puz_core::{Alphabet, Perm, Word};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Letters of a node as a bit set (alphabets of at most 128 letters; larger ones are
-/// searched without the set).
-type Mask = u128;
+/// Letters of a node as a bit set. Without it a search for a letter the word lacks walks
+/// the whole DAG as a tree; so the set covers alphabets as large as the big cubes' (the
+/// 4x4x4 has more than 128 letters), and only past [`Mask::LETTERS`] is every letter
+/// assumed present.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Mask([u64; 8]);
+
+impl Mask {
+    const LETTERS: usize = 512;
+    const NONE: Mask = Mask([0; 8]);
+    const ALL: Mask = Mask([u64::MAX; 8]);
+
+    fn letter(l: u32) -> Mask {
+        let mut m = Mask::NONE;
+        m.0[l as usize / 64] = 1 << (l % 64);
+        m
+    }
+
+    fn has(&self, l: u32) -> bool {
+        self.0[l as usize / 64] >> (l % 64) & 1 == 1
+    }
+
+    fn or(&mut self, o: &Mask) {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a |= b;
+        }
+    }
+}
 
 /// Memoised measures of nested words over one alphabet.
 pub struct Measure<'a> {
@@ -21,10 +51,16 @@ pub struct Measure<'a> {
     degree: usize,
     /// Nodes at least this long are remembered even when not shared.
     long: u128,
-    lens: HashMap<usize, (Word, u128)>,
-    prods: HashMap<usize, (Word, Perm)>,
-    masks: HashMap<usize, (Word, Mask)>,
+    lens: FastMap<usize, (Word, u128)>,
+    prods: FastMap<usize, (Word, Perm)>,
+    masks: FastMap<usize, (Word, Mask)>,
+    /// Nodes visited so far (not answered by a memo), to price each computation.
+    visits: u64,
 }
+
+/// A node whose computation visited at least this many nodes is remembered: so a node not
+/// remembered costs at most this many visits each time it is asked again.
+const COSTLY: u64 = 64;
 
 fn node_id(items: &Arc<[Word]>) -> usize {
     items.as_ptr() as *const u8 as usize
@@ -47,9 +83,10 @@ impl<'a> Measure<'a> {
             alpha,
             degree,
             long: 1 << 32,
-            lens: HashMap::new(),
-            prods: HashMap::new(),
-            masks: HashMap::new(),
+            lens: FastMap::default(),
+            prods: FastMap::default(),
+            masks: FastMap::default(),
+            visits: 0,
         }
     }
 
@@ -95,11 +132,13 @@ impl<'a> Measure<'a> {
                 if let Some((_, l)) = self.lens.get(&id) {
                     return *l;
                 }
+                let v0 = self.visits;
+                self.visits += items.len() as u64;
                 let mut l = 0u128;
                 for x in items.iter() {
                     l = l.saturating_add(self.len(x));
                 }
-                if worth(items, l, self.long, wrapped) {
+                if worth(items, l, self.long, wrapped) || self.visits - v0 >= COSTLY {
                     self.lens.insert(id, (w.clone(), l));
                 }
                 l
@@ -132,6 +171,8 @@ impl<'a> Measure<'a> {
                 if let Some((_, p)) = self.prods.get(&id) {
                     return p.clone();
                 }
+                let v0 = self.visits;
+                self.visits += items.len() as u64;
                 let mut p = Perm::identity(self.degree);
                 for x in items.iter() {
                     match x {
@@ -142,8 +183,9 @@ impl<'a> Measure<'a> {
                         }
                     }
                 }
+                let costly = self.visits - v0 >= COSTLY;
                 let l = self.len_in(w, wrapped);
-                if worth(items, l, self.long, wrapped) {
+                if costly || worth(items, l, self.long, wrapped) {
                     self.prods.insert(id, (w.clone(), p.clone()));
                 }
                 p
@@ -156,11 +198,11 @@ impl<'a> Measure<'a> {
     }
 
     fn mask_in(&mut self, w: &Word, wrapped: bool) -> Mask {
-        if self.alpha.len() > 128 {
-            return Mask::MAX;
+        if self.alpha.len() > Mask::LETTERS {
+            return Mask::ALL;
         }
         match w {
-            Word::Letter(l) => 1 << *l,
+            Word::Letter(l) => Mask::letter(*l),
             Word::Named(_, x) | Word::Repeat(x, _) => {
                 let (x, sh) = inner(x);
                 self.mask_in(x, sh)
@@ -168,10 +210,10 @@ impl<'a> Measure<'a> {
             Word::Inverse(x) => {
                 let (x, sh) = inner(x);
                 let m = self.mask_in(x, sh);
-                let mut out = 0;
-                for l in 0..self.alpha.len() {
-                    if m >> l & 1 == 1 {
-                        out |= 1 << self.alpha.inverse[l];
+                let mut out = Mask::NONE;
+                for l in 0..self.alpha.len() as u32 {
+                    if m.has(l) {
+                        out.or(&Mask::letter(self.alpha.inverse[l as usize]));
                     }
                 }
                 out
@@ -181,12 +223,16 @@ impl<'a> Measure<'a> {
                 if let Some((_, m)) = self.masks.get(&id) {
                     return *m;
                 }
-                let mut m = 0;
+                let v0 = self.visits;
+                self.visits += items.len() as u64;
+                let mut m = Mask::NONE;
                 for x in items.iter() {
-                    m |= self.mask(x);
+                    let mx = self.mask(x);
+                    m.or(&mx);
                 }
+                let costly = self.visits - v0 >= COSTLY;
                 let l = self.len_in(w, wrapped);
-                if worth(items, l, self.long, wrapped) {
+                if costly || worth(items, l, self.long, wrapped) {
                     self.masks.insert(id, (w.clone(), m));
                 }
                 m
@@ -197,7 +243,7 @@ impl<'a> Measure<'a> {
     /// The first index `>= from` holding `letter`.
     pub fn find(&mut self, w: &Word, letter: u32, from: u128) -> Option<u128> {
         let len = self.len(w);
-        if from >= len || self.mask(w) >> letter & 1 == 0 {
+        if from >= len || !self.mask(w).has(letter) {
             return None;
         }
         match w {
@@ -239,7 +285,7 @@ impl<'a> Measure<'a> {
     /// The last index `<= upto` holding `letter`.
     pub fn rfind(&mut self, w: &Word, letter: u32, upto: u128) -> Option<u128> {
         let len = self.len(w);
-        if len == 0 || self.mask(w) >> letter & 1 == 0 {
+        if len == 0 || !self.mask(w).has(letter) {
             return None;
         }
         let upto = upto.min(len - 1);
@@ -534,6 +580,18 @@ mod tests {
         assert_eq!(m.len(&b), m.len(&x));
         assert_eq!(m.product(&b), m.product(&x));
         let cycle = Word::seq(vec![w.clone(), w.clone().inverse()]);
+        // A letter the word lacks is not searched for letter by letter, in an alphabet of
+        // more than 128 letters too (as the 4x4x4's): the walk would never end.
+        let mut big = a.clone();
+        for k in 0..300u32 {
+            big.names.push(format!("X{k}"));
+            big.perms.push(a.perms[0].clone());
+            big.inverse.push(6 + k);
+        }
+        let mut mb = Measure::new(&big, 6);
+        assert_eq!(mb.find(&w, 250, 0), None);
+        assert_eq!(mb.rfind(&w, 250, len - 1), None);
+        assert_eq!(mb.find(&w, 4, len / 2), Some(i));
         let path = m.path_with_effect(&cycle, 4).unwrap();
         assert_eq!(m.product(&path), a.perms[4].clone());
     }

@@ -11,7 +11,7 @@
 //! - [`splice`]: a level where `d` commutes with a letter of `H_k` (coset tree of detours).
 //! - [`gadgets`]: identities that join several cosets at once, and their search.
 //! - [`joins`]: a level where `d` commutes with nothing below (gadgets joining several
-//!   cosets at once: Norskog's `F` level).
+//!   cosets at once: Norskog's `F` level); [`exact_cover`] places its last gadgets.
 //! - [`keys`]: the set of cosets seen, by exact key.
 //!
 //! The group side comes in through [`CosetKey`] (exact coset keys), implemented with
@@ -19,6 +19,7 @@
 
 pub mod balance;
 pub mod effect;
+pub mod exact_cover;
 pub mod gadgets;
 pub mod joins;
 pub mod keys;

@@ -13,6 +13,10 @@
 //! place of their `v` letters; the stretches of `P` between splice indices are shared
 //! words, so a coset costs `4·children + 1` items and a leaf costs nothing (it is `P`).
 //!
+//! Other letters commuting with `v` open detours as `d` does (`SpliceOptions::also`: the
+//! half turn `D2` beside `D`, so a level of the half-turn metric uses half turns): a
+//! splice index then offers one coset for each.
+//!
 //! Norskog's start: with a path `P_e` of effect `e` where `e·d` has order `k`, the walk
 //! `(P_e d)^k` closes after `k` cosets; these form the roots instead of `H` alone.
 
@@ -43,6 +47,9 @@ pub struct SpliceOptions {
     pub points: usize,
     /// Give up when this many splice indices still leave cosets unreached.
     pub max_points: usize,
+    /// Further letters that commute with the splice letter and open detours `e W e'` as
+    /// `d` does (the half turn `D2` beside `D`): each splice index offers a coset for each.
+    pub also: Vec<u32>,
 }
 
 impl Default for SpliceOptions {
@@ -53,6 +60,7 @@ impl Default for SpliceOptions {
             path: None,
             points: 16,
             max_points: 4096,
+            also: Vec::new(),
         }
     }
 }
@@ -79,8 +87,9 @@ struct Path {
     len: u128,
     /// Splice indices in `word` (letter `v`), in the order they were added.
     points: Vec<u128>,
-    /// Slots: `p_i · d` for each splice index `i`, and `p_i · d'` after it when `d` is
-    /// not its own inverse (the detour `d' W d` has the effect of `v` too), as images.
+    /// Slots: `p_i · e` for each splice index `i` and each letter `e` opening a detour
+    /// (`d`, then `d'` when `d` is not its own inverse: the detour `d' W d` has the effect
+    /// of `v` too; then [`SpliceOptions::also`]), as images.
     steps: Vec<Vec<u16>>,
     /// Places tried for splice indices so far.
     tried: u64,
@@ -125,9 +134,7 @@ fn commute(a: &Perm, b: &Perm) -> bool {
 /// Adds splice indices to a path until it has `target` (fewer when `v` is rare): the
 /// first `v` at or after places spread by the golden ratio, so new places fall between
 /// the old ones.
-fn add_points(m: &mut Measure, p: &mut Path, v: u32, d: &Perm, target: usize) {
-    let di = d.inverse();
-    let both = di != *d;
+fn add_points(m: &mut Measure, p: &mut Path, v: u32, opens: &[Perm], target: usize) {
     let limit = p.tried + 8 * target as u64 + 8;
     while p.points.len() < target && p.tried < limit {
         let frac = (p.tried as f64 * 0.618_033_988_749_894_9).fract();
@@ -141,9 +148,8 @@ fn add_points(m: &mut Measure, p: &mut Path, v: u32, d: &Perm, target: usize) {
         }
         let pre = m.prefix(&p.word, i);
         p.points.push(i);
-        p.steps.push(pre.then(d).images().to_vec());
-        if both {
-            p.steps.push(pre.then(&di).images().to_vec());
+        for e in opens {
+            p.steps.push(pre.then(e).images().to_vec());
         }
     }
 }
@@ -208,6 +214,31 @@ pub fn commuting_level(
             alpha.names[v as usize], alpha.names[d as usize]
         )));
     }
+    // The letters that open a detour, with the letter that closes it.
+    let mut entries = vec![(d, di)];
+    if di != d {
+        entries.push((di, d));
+    }
+    for &e in &opts.also {
+        let ei = alpha.inverse[e as usize];
+        if entries.iter().any(|&(x, _)| x == e) || alpha.perms[e as usize].is_identity() {
+            continue;
+        }
+        if !commute(&alpha.perms[v as usize], &alpha.perms[e as usize]) {
+            return Err(ChainError::Invalid(format!(
+                "{} does not commute with {}",
+                alpha.names[v as usize], alpha.names[e as usize]
+            )));
+        }
+        entries.push((e, ei));
+        if ei != e {
+            entries.push((ei, e));
+        }
+    }
+    let opens: Vec<Perm> = entries
+        .iter()
+        .map(|&(e, _)| alpha.perms[e as usize].clone())
+        .collect();
     if opts.ring.is_some() && opts.path.is_some() {
         return Err(ChainError::Invalid(
             "a ring or a path at the root, not both".into(),
@@ -244,7 +275,7 @@ pub fn commuting_level(
             steps: Vec::new(),
             tried: 0,
         };
-        add_points(&mut m, &mut p, v, &dp, opts.points.max(1));
+        add_points(&mut m, &mut p, v, &opens, opts.points.max(1));
         paths.push(p);
     }
     ctl.progress(&format!(
@@ -264,8 +295,8 @@ pub fn commuting_level(
     };
     let mut seen = Seen::new(n);
     let mut key = Vec::new();
-    // Slots per splice index: d, and d' unless d is its own inverse.
-    let kinds: u32 = if di == d { 1 } else { 2 };
+    // Slots per splice index: one for each letter opening a detour.
+    let kinds = entries.len() as u32;
     // Roots: H itself (walked by P_v or the given path), or the ring (e d)^j H.
     match opts.ring {
         None => {
@@ -331,16 +362,16 @@ pub fn commuting_level(
                 )
                 .collect();
             stats.keys += jobs.len() as u64;
-            // A splice index takes one detour: its second slot is skipped when its first
-            // made a child.
+            // A splice index takes one detour: its other slots are skipped once one made
+            // a child.
             let mut taken: Option<(u32, u32)> = None;
             for (&(j, s), k) in jobs.iter().zip(made) {
-                if kinds == 2 && s % 2 == 1 && taken == Some((j, s - 1)) {
+                if taken == Some((j, s / kinds)) {
                     continue;
                 }
                 let id = tree.len() as u32;
                 if seen.insert_made(k, id).is_none() {
-                    taken = Some((j, s));
+                    taken = Some((j, s / kinds));
                     let path = &paths[tree.path[j as usize] as usize];
                     let step = &path.steps[s as usize];
                     for (o, &y) in a.iter_mut().zip(tree.anchor(j as usize)) {
@@ -369,7 +400,7 @@ pub fn commuting_level(
         }
         for p in paths.iter_mut() {
             let target = p.points.len() * 2;
-            add_points(&mut m, p, v, &dp, target);
+            add_points(&mut m, p, v, &opens, target);
         }
         if paths[0].points.len() == now {
             return Err(ChainError::NotReached {
@@ -394,7 +425,7 @@ pub fn commuting_level(
     let t1 = Instant::now();
     let close = opts.path.is_none();
     let word = build_words(
-        &mut m, &paths, &tree, d, di, kinds, v, alpha, stats.ring, close, ctl,
+        &mut m, &paths, &tree, &entries, d, v, alpha, stats.ring, close, ctl,
     )?;
     stats.seconds_words = t1.elapsed().as_secs_f64();
     Ok((word, stats))
@@ -407,9 +438,8 @@ fn build_words(
     m: &mut Measure,
     paths: &[Path],
     tree: &Tree,
+    entries: &[(u32, u32)],
     d: u32,
-    di: u32,
-    kinds: u32,
     v: u32,
     alpha: &Alphabet,
     ring: u64,
@@ -417,6 +447,7 @@ fn build_words(
     ctl: &Control,
 ) -> Result<Word, ChainError> {
     let count = tree.len();
+    let kinds = entries.len() as u32;
     // Children in compressed rows.
     let mut start = vec![0u32; count + 1];
     for &p in &tree.parent {
@@ -460,7 +491,7 @@ fn build_words(
         let mut prev = 0u128;
         for (i, c, back) in ch {
             debug_assert!(i >= prev, "one detour per splice index");
-            let (into, out) = if back == 1 { (di, d) } else { (d, di) };
+            let (into, out) = entries[back as usize];
             let seg = m.slice_once(&mut segs, pi, &path.word, prev, i);
             items.push(seg);
             items.push(Word::Letter(into));

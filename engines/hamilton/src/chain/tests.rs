@@ -194,6 +194,54 @@ fn cube2_six_faces_along_u_r_d_l() {
     }
 }
 
+/// The half-turn metric: with `D2` beside `D`, a splice index opens a detour through
+/// `D W D'`, `D' W D` or `D2 W D2`; the level is a Hamilton cycle of the Cayley graph on
+/// `U, R, D, D2` (and inverses) that uses half turns, walked on the whole group.
+#[test]
+fn half_turns_open_detours_too() {
+    let ctl = Control::default();
+    let p = puz_testkit::cubies::cube2_six();
+    let q = alphabet(&p, &["U", "R", "D"]);
+    let d = letter(&q, "D") as usize;
+    let mut names = q.names.clone();
+    let mut perms = q.perms.clone();
+    names.push("D2".into());
+    perms.push(q.perms[d].then(&q.perms[d]));
+    let a = Alphabet::new(names, perms).unwrap();
+    let gs = groups(&a, &["U", "R", "D"], &ctl);
+    let sub = Alphabet::new(a.names[..4].to_vec(), a.perms[..4].to_vec()).unwrap();
+    let base = crate::hamilton(&sub, &EnumRanker::new(&sub.perms), &ctl).unwrap();
+    let below = Keys(CosetKeys::new(&gs[1], Some(&gs[2]), &ctl).unwrap());
+    let d2 = letter(&a, "D2");
+    let opts = SpliceOptions {
+        also: vec![d2],
+        ..Default::default()
+    };
+    let (w, stats) = commuting_level(
+        &a,
+        &balance(&base, balance::FANOUT),
+        &below,
+        order(&gs[2]),
+        d as u32,
+        &opts,
+        &ctl,
+    )
+    .unwrap();
+    assert_eq!(walk(&w, &a, &gs[2]), Kind::Cycle, "{stats:?}");
+    let letters: Vec<u32> = w.stream(&a).collect();
+    let halves = letters.iter().filter(|&&l| l == d2).count();
+    assert!(halves > 0, "no half turn used: {stats:?}");
+    // A letter that does not commute with the splice letter is refused.
+    let r = letter(&a, "R");
+    let bad = SpliceOptions {
+        also: vec![r],
+        splice_letter: Some(letter(&a, "U")),
+        ..Default::default()
+    };
+    let e = commuting_level(&a, &base, &below, order(&gs[2]), d as u32, &bad, &ctl);
+    assert!(matches!(e, Err(ChainError::Invalid(_))));
+}
+
 /// Hamilton paths of `<U,R>` with three-letter effects by one exchange, carried up to
 /// `<U,R,D>` of the 2x2x2 by the commuting splice, which keeps the effect; walked on the
 /// whole group. The search's cycle alternates `U` and `R` turns, so one exchange gives
