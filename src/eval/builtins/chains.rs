@@ -186,7 +186,8 @@ pub fn check_by_cosets(
                 Kind::Cycle => format!("Hamilton cycle of {}: {}, {}, returns to start", g.text, count(s.word.len(), "move"), count(size, "distinct position")),
                 _ => format!("Hamilton path of {}: {}, all {} once", g.text, count(s.word.len(), "move"), count(size, "position")),
             };
-            (format!("{what} ({by})"), Some(k))
+            let note = super::walks::off_generators(&s.word, g).unwrap_or_default();
+            (format!("{what} ({by}){}", note.trim_end_matches('\n').replace("  note", "\n  note")), Some(k))
         }
         Verdict::NotHamilton(Failure::Repeat { index, repeats, position, frames, letter, .. }) => (
             format!(

@@ -2,7 +2,7 @@
 //! the Hamilton engine: checks, automatic cycles and Jaap's constructions.
 
 use super::spec::{interrupted, small, Args, Ctx};
-use super::walks::{frames_text, map_letters};
+use super::walks::{frames_text, map_letters, off_generators};
 use crate::diag::{Diag, EvalResult};
 use crate::eval::groups;
 use crate::eval::puzzle_ctx::{LetterFor, PuzzleCtx};
@@ -86,18 +86,24 @@ fn describe(r: &Report, s: &SeqVal, g: &GroupVal, mode: Mode) -> String {
         ));
     }
     match (mode, r.kind) {
-        (_, Kind::Cycle) => out.push_str(&format!(
-            "Hamilton cycle of {}: {}, {}, returns to start\n",
-            g.text,
-            count(r.steps, "move"),
-            count(r.visited, "distinct position")
-        )),
-        (_, Kind::Path) => out.push_str(&format!(
-            "Hamilton path of {}: {}, all {} once\n",
-            g.text,
-            count(r.steps, "move"),
-            count(r.visited, "position")
-        )),
+        (_, Kind::Cycle) => {
+            out.push_str(&format!(
+                "Hamilton cycle of {}: {}, {}, returns to start\n",
+                g.text,
+                count(r.steps, "move"),
+                count(r.visited, "distinct position")
+            ));
+            out.extend(off_generators(&s.word, g));
+        }
+        (_, Kind::Path) => {
+            out.push_str(&format!(
+                "Hamilton path of {}: {}, all {} once\n",
+                g.text,
+                count(r.steps, "move"),
+                count(r.visited, "position")
+            ));
+            out.extend(off_generators(&s.word, g));
+        }
         (Mode::Hamilton, Kind::Neither) => match &r.first_repeat {
             Some(rep) => out.push_str(&format!(
                 "not a Hamilton path: position {} repeats position {} ({}{}); {} of {} visited\n  the repeated position: {}\n",

@@ -34,3 +34,54 @@ pub(super) fn map_letters(w: &Word, f: &dyn Fn(u32) -> Word) -> Word {
         Word::Named(n, x) => Word::Named(n.clone(), map_letters(x, f).into()),
     }
 }
+
+/// The puzzle letters a word uses (an inverted letter as its inverse), each shared node
+/// looked at once, so a word of 10^19 moves costs its definitions.
+pub(super) fn letters_used(w: &Word, alpha: &puz_core::Alphabet) -> Vec<bool> {
+    fn go(
+        w: &Word,
+        alpha: &puz_core::Alphabet,
+        inv: bool,
+        seen: &mut std::collections::HashSet<((u8, usize, u64), bool)>,
+        out: &mut [bool],
+    ) {
+        match w {
+            Word::Letter(l) => {
+                let l = if inv { alpha.inverse[*l as usize] } else { *l };
+                out[l as usize] = true;
+            }
+            _ if !seen.insert((w.node_id(), inv)) => {}
+            Word::Seq(items) => items.iter().for_each(|x| go(x, alpha, inv, seen, out)),
+            Word::Repeat(x, _) | Word::Named(_, x) => go(x, alpha, inv, seen, out),
+            Word::Inverse(x) => go(x, alpha, !inv, seen, out),
+        }
+    }
+    let mut out = vec![false; alpha.len()];
+    go(w, alpha, false, &mut Default::default(), &mut out);
+    out
+}
+
+/// A note when the word moves by letters that are not generators of `g` (nor their
+/// inverses): it may visit every position of `g` once, but it is then no walk of the
+/// Cayley graph on those generators (`D2` in a cycle checked against `<U, R, D>`). None
+/// when every generator is a single move (else its edges are not single letters).
+pub(super) fn off_generators(w: &Word, g: &crate::eval::value::GroupVal) -> Option<String> {
+    let p = &g.puzzle;
+    if g.gens.iter().any(|x| !matches!(x, Word::Letter(_))) {
+        return None;
+    }
+    let (ga, _) = crate::eval::groups::alphabet(p, &g.gens, false);
+    let used = letters_used(w, &p.alphabet);
+    let off: Vec<&str> = (0..p.alphabet.len())
+        .filter(|&l| used[l] && !ga.perms.contains(&p.alphabet.perms[l]))
+        .map(|l| p.alphabet.names[l].as_str())
+        .collect();
+    if off.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "  note: it also moves by {}, not a generator of {} nor an inverse of one: every position once, but not along that Cayley graph's edges\n",
+        off.join(", "),
+        g.text
+    ))
+}
