@@ -38,7 +38,8 @@ section python3 tools/stdlib_check.py --order-only
 section bash benches/group/run.sh
 section cargo run --release -q -p puz-hamilton --example hamilton_bench
 section cargo run --release -q -p puz-hamilton --example hamilton_chain full
-section bash benches/hamilton/cube3_file.sh
+section bash benches/hamilton/cycle_file.sh qtm
+section bash benches/hamilton/cycle_file.sh htm
 section bash benches/solver/run.sh
 section bash benches/cluster/run.sh
 section bash benches/pictures/run.sh
