@@ -7,7 +7,6 @@
 //! (the effect of a repeated block is a permutation power).
 
 use puz_core::{Alphabet, Perm, Word};
-use std::collections::HashMap;
 
 /// Subtrees with at most this many letters become one leaf.
 const LEAF: u128 = 512;
@@ -43,7 +42,7 @@ struct Builder<'a> {
     lens: Vec<u128>,
     /// By node identity ([`Word::node_id`]): clones of a shared node compile once.
     memo: crate::coords::FastMap<((u8, usize, u64), bool), u32>,
-    leaves: HashMap<Box<[u16]>, u32>,
+    leaves: crate::coords::FastMap<Box<[u16]>, u32>,
     lens_memo: crate::coords::FastMap<(u8, usize, u64), u128>,
     slot_of: Vec<u16>,
     letters: Vec<u32>,
@@ -84,9 +83,7 @@ impl Builder<'_> {
             Word::Repeat(x, n) => self.len_of(x).saturating_mul(*n as u128),
             Word::Inverse(x) | Word::Named(_, x) => self.len_of(x),
         };
-        if l > LEAF {
-            self.lens_memo.insert(key, l);
-        }
+        self.lens_memo.insert(key, l);
         l
     }
 
@@ -202,9 +199,9 @@ impl Builder<'_> {
                 }
             }
         };
-        if len > LEAF {
-            self.memo.insert(key, id);
-        }
+        // Small nodes too: a flat word of 1.66 million runs (`hamilton(<U,R>)`) repeats
+        // a few distinct runs, each expanded and hashed once rather than at every use.
+        self.memo.insert(key, id);
         id
     }
 }
@@ -225,7 +222,7 @@ impl Compiled {
             nodes: Vec::new(),
             lens: Vec::new(),
             memo: Default::default(),
-            leaves: HashMap::new(),
+            leaves: Default::default(),
             lens_memo: Default::default(),
             slot_of: vec![u16::MAX; alpha.len()],
             letters: Vec::new(),
