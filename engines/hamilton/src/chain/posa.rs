@@ -156,10 +156,20 @@ pub fn rotated_path(
     let (index, letters) = index_cycle(alpha, cycle, ranker, size, ctl)?;
     let nn = size as usize;
     let mut p = Perm::identity(n);
+    let pace = puz_core::progress::Pace::new(std::time::Duration::from_millis(250));
     for a in 0..nn {
         // Each cut searches up to |letters|^rotations rotations: look at Ctrl-C often.
         if a % 64 == 0 {
             ctl.check()?;
+            if pace.due() {
+                ctl.step(
+                    "rotations",
+                    "cuts of the cycle tried",
+                    a as u64,
+                    nn as u64,
+                    "cuts",
+                );
+            }
         }
         let ca = letters[a] as usize;
         let next = p.then(&alpha.perms[ca]);
@@ -187,11 +197,13 @@ pub fn rotated_path(
             let rot = m.rotate(cycle, a as u128 + 1);
             let w = found.word(&mut m, &rot);
             if m.len(&w) + 1 == len && m.product(&w) == *target {
+                ctl.end_phase();
                 return Ok(Some(w));
             }
         }
         p = next;
     }
+    ctl.end_phase();
     Ok(None)
 }
 
