@@ -14,6 +14,7 @@
 use super::effect::index_cycle;
 use super::measure::{cat, inverse, Measure};
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker, Word};
+use rayon::prelude::*;
 
 /// Vertices `start, start±1, ...` (`count` of them) in rotated cycle indices (0 is
 /// `v_{a+1}`), forwards or backwards.
@@ -155,57 +156,81 @@ pub fn rotated_path(
     }
     let (index, letters) = index_cycle(alpha, cycle, ranker, size, ctl)?;
     let nn = size as usize;
-    let mut p = Perm::identity(n);
     let pace = puz_core::progress::Pace::new(std::time::Duration::from_millis(250));
-    for a in 0..nn {
-        // Each cut searches up to |letters|^rotations rotations: look at Ctrl-C often.
-        if a % 64 == 0 {
-            ctl.check()?;
-            if pace.due() {
-                ctl.step(
-                    "rotations",
-                    "cuts of the cycle tried",
-                    a as u64,
-                    nn as u64,
-                    "cuts",
-                );
-            }
+    // Cuts are searched in blocks, in parallel within a block; the first cut (lowest) that
+    // works is taken, so the path found is the one a sequential scan finds.
+    let mut a0 = 0;
+    let mut p = Perm::identity(n);
+    while a0 < nn {
+        ctl.check()?;
+        if pace.due() {
+            ctl.step(
+                "rotations",
+                "cuts of the cycle tried",
+                a0 as u64,
+                nn as u64,
+                "cuts",
+            );
         }
-        let ca = letters[a] as usize;
-        let next = p.then(&alpha.perms[ca]);
-        let base = Pieces {
-            pieces: vec![Piece {
-                start: 0,
-                count: nn,
-                forward: true,
-            }],
-            joins: vec![],
-        };
-        let rot_letter = |r: usize| letters[(r + a + 1) % nn] as u32;
-        let ctx = Search {
-            alpha,
-            ranker,
-            index: &index,
-            nn,
-            a,
-            start: &next,
-            target,
-            rot_letter: &rot_letter,
-        };
-        let e0 = alpha.perms[alpha.inverse[ca] as usize].clone();
-        if let Some(found) = ctx.dfs(&base, &e0, &p, rotations) {
-            let rot = m.rotate(cycle, a as u128 + 1);
-            let w = found.word(&mut m, &rot);
-            if m.len(&w) + 1 == len && m.product(&w) == *target {
-                ctl.end_phase();
-                return Ok(Some(w));
-            }
+        let a1 = (a0 + CUTS_A_BLOCK).min(nn);
+        // The position before each cut.
+        let mut starts = Vec::with_capacity(a1 - a0);
+        for &c in &letters[a0..a1] {
+            let next = p.then(&alpha.perms[c as usize]);
+            starts.push(std::mem::replace(&mut p, next));
         }
-        p = next;
+        let found = (a0..a1).into_par_iter().find_map_first(|a| {
+            if ctl.cancelled() {
+                return None;
+            }
+            let here = &starts[a - a0];
+            let ca = letters[a] as usize;
+            let next = here.then(&alpha.perms[ca]);
+            let base = Pieces {
+                pieces: vec![Piece {
+                    start: 0,
+                    count: nn,
+                    forward: true,
+                }],
+                joins: vec![],
+            };
+            let rot_letter = |r: usize| letters[(r + a + 1) % nn] as u32;
+            let ctx = Search {
+                alpha,
+                ranker,
+                index: &index,
+                nn,
+                a,
+                start: &next,
+                target,
+                rot_letter: &rot_letter,
+            };
+            let e0 = alpha.perms[alpha.inverse[ca] as usize].clone();
+            ctx.dfs(&base, &e0, here, rotations).map(|f| (a, f))
+        });
+        ctl.check()?;
+        match found {
+            Some((a, found)) => {
+                let rot = m.rotate(cycle, a as u128 + 1);
+                let w = found.word(&mut m, &rot);
+                if m.len(&w) + 1 == len && m.product(&w) == *target {
+                    ctl.end_phase();
+                    return Ok(Some(w));
+                }
+                // Not expected: go on after that cut.
+                p = starts[a - a0].then(&alpha.perms[letters[a] as usize]);
+                a0 = a + 1;
+            }
+            None => a0 = a1,
+        }
     }
     ctl.end_phase();
     Ok(None)
 }
+
+/// Cuts searched together (between looks at Ctrl-C; a cut of the 4x4x4's `<U,R>` cycle
+/// costs up to a millisecond).
+const CUTS_A_BLOCK: usize = 256;
 
 struct Search<'a> {
     alpha: &'a Alphabet,
