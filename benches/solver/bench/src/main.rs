@@ -293,6 +293,9 @@ fn main() {
             }
             // PUZ_TABLES=copy reads cached tables into fresh memory instead of mapping them.
             opts.copy_tables = std::env::var("PUZ_TABLES").as_deref() == Ok("copy");
+            if let Ok(dir) = std::env::var("PUZ_CACHE") {
+                opts.cache = Some(dir.into());
+            }
             let t0 = Instant::now();
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
             println!("puz tables ready in {:.2} s", t0.elapsed().as_secs_f64());
@@ -317,6 +320,89 @@ fn main() {
                 );
             }
             println!("puz optimal total: {:.2} s", t1.elapsed().as_secs_f64());
+        }
+        "random" => {
+            // random <metric> <n> <seed> [table MiB]: optimal solutions of n uniformly random
+            // 3x3x3 states (puz-group's uniform random element of the cube group, seeded).
+            // PUZ_LIMIT=s gives up a position after s seconds (its searched depths stay in
+            // the log, one line a cost with the nodes so far).
+            let p = cube3();
+            let m = metric(&p, &arg(2));
+            let n: usize = arg(3).parse().expect("a number of positions");
+            let mut rng = rand::rngs::StdRng::seed_from_u64(arg(4).parse().expect("a seed"));
+            let mut opts = OptimalOptions::default();
+            if let Ok(mb) = arg(5).parse::<u64>() {
+                opts.table_memory = Some(mb << 20);
+            }
+            if let Ok(dir) = std::env::var("PUZ_CACHE") {
+                opts.cache = Some(dir.into());
+            }
+            if let Ok(c) = std::env::var("PUZ_CONJUGATES").map(|v| v.parse::<usize>()) {
+                opts.conjugates = c.expect("PUZ_CONJUGATES: a number");
+            }
+            let limit: Option<f64> = std::env::var("PUZ_LIMIT").ok().map(|v| v.parse().unwrap());
+            let gens: Vec<u32> = (0..m.len() as u32).collect();
+            let g = Group::new(p.degree(), &m.alphabet, &gens, &ChainOptions::default(), &ctl())
+                .unwrap();
+            let positions: Vec<Perm> = (0..n).map(|_| g.random(&mut rng)).collect();
+            let t0 = Instant::now();
+            let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
+            println!("puz tables ready in {:.2} s", t0.elapsed().as_secs_f64());
+            for t in solver.tables() {
+                println!("  {t}");
+            }
+            let mut times = Vec::new();
+            for (i, pos) in positions.iter().enumerate() {
+                let c = ctl();
+                let flag = c.flag();
+                let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                let watch = limit.map(|s| {
+                    let (flag, done) = (flag.clone(), done.clone());
+                    std::thread::spawn(move || {
+                        let t = Instant::now();
+                        while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                            if t.elapsed().as_secs_f64() > s {
+                                flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                                return;
+                            }
+                            std::thread::sleep(std::time::Duration::from_millis(100));
+                        }
+                    })
+                });
+                let ts = Instant::now();
+                let r = solver.solve(pos, wanted(), &c);
+                done.store(true, std::sync::atomic::Ordering::Relaxed);
+                if let Some(w) = watch {
+                    w.join().unwrap();
+                }
+                let secs = ts.elapsed().as_secs_f64();
+                match r {
+                    Ok(r) => {
+                        times.push(secs);
+                        println!(
+                            "puz random {} #{i}: {} ({} moves, proved {}, verified {}, {} nodes, {secs:.2} s)",
+                            arg(2),
+                            r.solutions[0].text,
+                            r.cost,
+                            r.proved_optimal,
+                            r.verified,
+                            r.nodes,
+                        );
+                    }
+                    Err(e) => println!("puz random {} #{i}: not finished ({e}) after {secs:.2} s", arg(2)),
+                }
+            }
+            times.sort_by(f64::total_cmp);
+            if !times.is_empty() {
+                println!(
+                    "puz random {}: {} solved, mean {:.2} s, median {:.2} s, max {:.2} s",
+                    arg(2),
+                    times.len(),
+                    times.iter().sum::<f64>() / times.len() as f64,
+                    times[times.len() / 2],
+                    times[times.len() - 1]
+                );
+            }
         }
         "superflip" => {
             let p = cube3();
