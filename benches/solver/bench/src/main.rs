@@ -321,6 +321,31 @@ fn main() {
             }
             println!("puz optimal total: {:.2} s", t1.elapsed().as_secs_f64());
         }
+        "values" => {
+            // values <metric> [table MiB]: each table's distribution of values and mean (on
+            // the tables cached in PUZ_CACHE, built there when missing).
+            let p = cube3();
+            let m = metric(&p, &arg(2));
+            let mut opts = OptimalOptions::default();
+            if let Ok(mb) = arg(3).parse::<u64>() {
+                opts.table_memory = Some(mb << 20);
+            }
+            if let Ok(dir) = std::env::var("PUZ_CACHE") {
+                opts.cache = Some(dir.into());
+            }
+            let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
+            for (what, h) in solver.histograms() {
+                let n: u64 = h.iter().sum();
+                let mean = h.iter().enumerate().map(|(v, &c)| v as f64 * c as f64).sum::<f64>() / n as f64;
+                let last = h.iter().rposition(|&c| c > 0).unwrap_or(0);
+                println!(
+                    "puz values {}: {what}: {n} entries ({:.0} MiB), mean {mean:.3}, counts {:?}",
+                    arg(2),
+                    n as f64 / 2.0 / (1 << 20) as f64,
+                    &h[..=last]
+                );
+            }
+        }
         "random" => {
             // random <metric> <n> <seed> [table MiB]: optimal solutions of n uniformly random
             // 3x3x3 states (puz-group's uniform random element of the cube group, seeded).

@@ -72,7 +72,7 @@ impl Solver {
     /// letter costs what its inverse costs), and their conjugates. Writes variant `v` of `t`
     /// (whose inverse is `inv`) to `out`.
     #[inline]
-    fn variant(&self, v: usize, t: &[u8], inv: &[u8], out: &mut [u8]) {
+    pub(super) fn variant(&self, v: usize, t: &[u8], inv: &[u8], out: &mut [u8]) {
         let (conj, inverse) = self.variants[v];
         let src = if inverse { inv } else { t };
         match conj {

@@ -161,6 +161,35 @@ impl Solver {
             }),
             ctl,
         )?;
+        Solver::assemble(puzzle, metric, opts, model, actions, canon, heuristic)
+    }
+
+    /// A solver with the tables of `shapes` (tests of the search with chosen tables).
+    #[cfg(test)]
+    pub(super) fn with_shapes(
+        puzzle: &Puzzle,
+        metric: &Metric,
+        opts: &OptimalOptions,
+        shapes: Vec<crate::pdb::Shape>,
+        ctl: &Control,
+    ) -> Result<Solver, SolveError> {
+        let (model, actions) = model_and_actions(puzzle, metric)?;
+        let canon = Canon::new(metric);
+        let heuristic = Heuristic::of_shapes(&model, metric, &actions, shapes, ctl)?;
+        Solver::assemble(puzzle, metric, opts, model, actions, canon, heuristic)
+    }
+
+    /// The solver around its tables: the conjugators, the variants and which tables each
+    /// one reads, the rules for symmetric positions.
+    fn assemble(
+        puzzle: &Puzzle,
+        metric: &Metric,
+        opts: &OptimalOptions,
+        model: Model,
+        actions: Vec<Action>,
+        canon: Canon,
+        heuristic: Heuristic,
+    ) -> Result<Solver, SolveError> {
         let use_inverse = (0..metric.len())
             .all(|l| metric.cost[l] == metric.cost[metric.alphabet.inverse[l] as usize]);
         let mut heuristic = heuristic;
@@ -254,6 +283,15 @@ impl Solver {
     /// The tables used, one line each.
     pub fn tables(&self) -> &[String] {
         &self.heuristic.report
+    }
+
+    /// Per table: what it follows, and how many entries hold each value.
+    pub fn histograms(&self) -> Vec<(String, [u64; 16])> {
+        self.heuristic
+            .pdbs
+            .iter()
+            .map(|p| (p.shape.describe(), p.histogram()))
+            .collect()
     }
 
     /// An optimal solution of `position`, or all of them (see [`Wanted`]).

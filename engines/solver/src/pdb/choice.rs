@@ -48,7 +48,7 @@ fn moves_orbit(model: &Model, a: &Action, o: usize) -> Vec<bool> {
 }
 
 /// The table over several orbits for these letters (see the module header), if any.
-pub(super) fn several_orbits(model: &Model, actions: &[Action]) -> Option<Coords> {
+pub fn several_orbits(model: &Model, actions: &[Action]) -> Option<Coords> {
     let solved = model.solved();
     let after = |x: &Action, y: &Action| {
         let (mut a, mut b) = (solved.clone(), solved.clone());

@@ -8,6 +8,13 @@
 //! - [`Part::Set`]: the set of locations a subset of an orbit's pieces occupies, the pieces
 //!   taken as identical: `C(n, k)` values, ranked in the combinatorial number system.
 //!
+//! Look-ups on the inverse: the table is read on the state of `p^-1`, computed whole
+//! (`Model::inverse`), whose distance is `p`'s when every letter costs what its inverse
+//! costs (the only case the solver reads inverses). What would not be sound is to derive
+//! the inverse's entry from `p`'s: with the set's pieces taken as identical, `p`'s entry
+//! does not determine it. Look-ups on conjugates `c^-1 p c` by symmetries are sound for
+//! the same reason (the same distance; see `optimal/axes.rs`).
+//!
 //! The index is mixed-radix over the parts, the largest part fastest. Each part gets a
 //! move table (its value after each letter), so the fill ([`super::coord_fill`]) never
 //! builds a position.

@@ -35,7 +35,7 @@ mod turns;
 mod walk;
 
 pub use cache::{default_cache_dir, description_file, Cache, FILE_PREFIX, FILE_SUFFIX, TEMP_MARK};
-pub use choice::choose_patterns;
+pub use choice::{choose_patterns, several_orbits};
 pub use coords::{Coords, Part};
 pub use locator::{Located, Locator};
 pub use pattern::Pattern;
@@ -143,6 +143,19 @@ impl Pdb {
         (self.table[(i >> 1) as usize] >> ((i & 1) * 4)) & 15
     }
 
+    /// How many entries hold each value.
+    pub fn histogram(&self) -> [u64; 16] {
+        let mut h = [0u64; 16];
+        for (i, &b) in self.table.iter().enumerate() {
+            h[(b & 15) as usize] += 1;
+            // The last byte's high nibble is an entry only when the size is even.
+            if 2 * i as u64 + 1 < self.shape.size() {
+                h[(b >> 4) as usize] += 1;
+            }
+        }
+        h
+    }
+
     /// Every entry, in index order.
     #[cfg(test)]
     pub fn values(&self) -> impl Iterator<Item = u8> + '_ {
@@ -228,6 +241,38 @@ impl Heuristic {
             budget,
             cache.map(|c| c.dir),
         );
+        Heuristic::from_plan(model, metric, actions, planned, cache, ctl)
+    }
+
+    /// Builds the tables of `shapes`, uncached (tests of the search with chosen tables).
+    #[cfg(test)]
+    pub fn of_shapes(
+        model: &Model,
+        metric: &Metric,
+        actions: &[Action],
+        shapes: Vec<Shape>,
+        ctl: &Control,
+    ) -> Result<Heuristic, SolveError> {
+        let planned = shapes
+            .into_iter()
+            .map(|shape| Planned {
+                shape,
+                file: None,
+                cached: false,
+            })
+            .collect();
+        Heuristic::from_plan(model, metric, actions, planned, None, ctl)
+    }
+
+    /// Builds (or loads from `cache`) the planned tables.
+    fn from_plan(
+        model: &Model,
+        metric: &Metric,
+        actions: &[Action],
+        planned: Vec<Planned>,
+        cache: Option<Cache>,
+        ctl: &Control,
+    ) -> Result<Heuristic, SolveError> {
         let map = cache.is_some_and(|c| c.map);
         // Progress counts the entries of the tables to build, over all of them.
         let mut total: u64 = planned
