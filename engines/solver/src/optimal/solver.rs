@@ -196,7 +196,15 @@ impl Solver {
         let symmetries = Symmetries::new(puzzle, metric, &canon);
         let mut names = Vec::new();
         let mut conjugators = Vec::new();
-        for (name, c) in symmetries.generators.iter().take(opts.conjugates) {
+        // Beside a table over several orbits, the tables of pieces are read on the position
+        // and its inverse only: their conjugates cut 2% of the nodes for 20% more time
+        // (16-move 3x3x3 scrambles in htm, benches/results.md).
+        let several = heuristic
+            .pdbs
+            .iter()
+            .any(|p| matches!(p.shape, Shape::Coords(_)));
+        let piece_conjugates = if several { 0 } else { opts.conjugates };
+        for (name, c) in symmetries.generators.iter().take(piece_conjugates) {
             let (Some(cinv), Some(ca)) = (model.state_of(&c.inverse()), model.action(c)) else {
                 continue;
             };

@@ -371,7 +371,11 @@ fn several_orbits_are_lower_bounds(
         assert!(a.verified && b.verified && a.proved_optimal);
         assert_eq!(a.cost, b.cost);
         for (v, k, val) in look_ups(&with, p) {
-            assert!(val as u64 <= b.cost, "variant {v} table {k}: {val} > {}", b.cost);
+            assert!(
+                val as u64 <= b.cost,
+                "variant {v} table {k}: {val} > {}",
+                b.cost
+            );
             made += coords.contains(&k) as usize;
         }
     }
@@ -424,7 +428,9 @@ fn tables_over_several_orbits_are_lower_bounds() {
     assert!(matches!(slice, Part::Set { orbit: 1, .. }));
     let shapes: Vec<Shape> = [0, 1]
         .iter()
-        .map(|&orbit| Shape::Coords(Coords::new(&model, vec![Part::Ori { orbit }, slice.clone()]).unwrap()))
+        .map(|&orbit| {
+            Shape::Coords(Coords::new(&model, vec![Part::Ori { orbit }, slice.clone()]).unwrap())
+        })
         .collect();
     let ps = random(&c3, &htm, 8, 6..9);
     let made = several_orbits_are_lower_bounds(&c3, &htm, shapes.clone(), &ps);

@@ -20,21 +20,21 @@ const MAX_TABLES: usize = 12;
 /// Chooses the tables for a memory budget: a table over several orbits when it fits
 /// (see the module header), then [`choose_pieces`] for the rest.
 pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Shape> {
-    let pieces = |budget| {
-        choose_pieces(model, actions, budget)
+    let pieces = |budget, further| {
+        choose_pieces(model, actions, budget, further)
             .into_iter()
             .map(Shape::Pieces)
     };
     let Some(c) = several_orbits(model, actions).filter(|c| c.bytes() <= budget / 2) else {
-        return pieces(budget).collect();
+        return pieces(budget, true).collect();
     };
-    let rest: Vec<Shape> = pieces(budget - c.bytes()).collect();
+    let rest: Vec<Shape> = pieces(budget - c.bytes(), false).collect();
     let covered = c.parts.iter().all(|p| {
         rest.iter()
             .any(|s| matches!(s, Shape::Pieces(q) if q.orbit == p.orbit() && s.whole()))
     });
     if covered {
-        return pieces(budget).collect();
+        return pieces(budget, true).collect();
     }
     std::iter::once(Shape::Coords(c)).chain(rest).collect()
 }
@@ -106,7 +106,10 @@ pub fn several_orbits(model: &Model, actions: &[Action]) -> Option<Coords> {
 /// `m = 2, 3, ...`), so the heuristic is the maximum over more tables. Before those, an
 /// orbit with orientations gets one table of the orientation at every location together
 /// with as many pieces as fit (e.g. the 12 edge flips and 5 edges of the 3x3x3).
-fn choose_pieces(model: &Model, actions: &[Action], budget: u64) -> Vec<Pattern> {
+/// Without `further`, the further subsets are left out: beside a table over several orbits
+/// they cut 2% of the nodes for 50% more time a node (16-move 3x3x3 scrambles in htm at
+/// 4 GiB, benches/results.md), and the budget they would take stays unused.
+fn choose_pieces(model: &Model, actions: &[Action], budget: u64, further: bool) -> Vec<Pattern> {
     let moving: Vec<usize> = (0..model.orbits.len())
         .filter(|&oi| {
             let o = &model.orbits[oi];
@@ -183,6 +186,9 @@ fn choose_pieces(model: &Model, actions: &[Action], budget: u64) -> Vec<Pattern>
     }
     // Then the largest further subsets the remaining budget holds (never smaller than the
     // first one added), spread over the orbit.
+    if !further {
+        return out;
+    }
     let mut least: Vec<Option<usize>> = vec![None; extra.len()];
     loop {
         let mut added = false;
@@ -289,6 +295,15 @@ mod tests {
         assert!(matches!(ps[0], Shape::Coords(_)), "{ps:?}");
         assert!(ps.iter().map(|p| p.bytes()).sum::<u64>() <= 4 << 30);
         assert!(ps[1..].iter().all(|p| matches!(p, Shape::Pieces(_))));
+        // The corners, two 7-edge halves and the flips with 6 edges; no further subsets.
+        let rest: Vec<(usize, bool)> = ps[1..]
+            .iter()
+            .map(|p| match p {
+                Shape::Pieces(p) => (p.pieces.len(), p.all_ori),
+                Shape::Coords(_) => unreachable!(),
+            })
+            .collect();
+        assert_eq!(rest, [(8, false), (7, false), (7, false), (6, true)]);
         let ps = choose_patterns(&model, &actions, 1 << 30);
         assert!(ps.iter().all(|p| matches!(p, Shape::Pieces(_))));
     }
