@@ -6,9 +6,9 @@ use puz_group::{ChainOptions, Group};
 use puz_solver::gods::{dense, sparse};
 use puz_solver::model::Model;
 use puz_solver::optimal::Solver;
+use puz_solver::{Metric, OptimalOptions, Wanted};
 use puz_testkit::cubies::{cube2, cube2_six, cube3};
 use puz_testkit::seq;
-use puz_solver::{Metric, OptimalOptions, Wanted};
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
@@ -129,12 +129,28 @@ fn lookups(tables: usize) {
     let p = cube3();
     let model = Model::new(&p).unwrap();
     let m = metric(&p, "htm");
-    let actions: Vec<_> = m.alphabet.perms.iter().map(|g| model.action(g).unwrap()).collect();
-    let edges = (0..model.orbits.len()).find(|&o| model.orbits[o].size == 12).unwrap();
-    let pats: Vec<Pattern> = (0..tables)
-        .map(|t| Pattern::new(&model, edges, (0..8).map(|i| ((i + 2 * t) % 12) as u8).collect()))
+    let actions: Vec<_> = m
+        .alphabet
+        .perms
+        .iter()
+        .map(|g| model.action(g).unwrap())
         .collect();
-    let bufs: Vec<BigBuf> = pats.iter().map(|pt| BigBuf::new(pt.bytes() as usize, 1)).collect();
+    let edges = (0..model.orbits.len())
+        .find(|&o| model.orbits[o].size == 12)
+        .unwrap();
+    let pats: Vec<Pattern> = (0..tables)
+        .map(|t| {
+            Pattern::new(
+                &model,
+                edges,
+                (0..8).map(|i| ((i + 2 * t) % 12) as u8).collect(),
+            )
+        })
+        .collect();
+    let bufs: Vec<BigBuf> = pats
+        .iter()
+        .map(|pt| BigBuf::new(pt.bytes() as usize, 1))
+        .collect();
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let n = model.n;
     let count = 1 << 20;
@@ -173,7 +189,11 @@ fn lookups(tables: usize) {
             "{} tables of {} MiB, 16 look-ups at a time, {}: {ns:.1} ns a look-up ({sum})",
             tables,
             pats[0].bytes() >> 20,
-            if burst { "prefetches in one burst" } else { "each prefetch after its index" }
+            if burst {
+                "prefetches in one burst"
+            } else {
+                "each prefetch after its index"
+            }
         );
     }
 }
@@ -181,9 +201,8 @@ fn lookups(tables: usize) {
 /// Progress lines with the seconds since the control was made.
 fn ctl() -> Control {
     let start = std::time::Instant::now();
-    Control::default().with_progress(move |m| {
-        eprintln!("  .. {:8.2} s {m}", start.elapsed().as_secs_f64())
-    })
+    Control::default()
+        .with_progress(move |m| eprintln!("  .. {:8.2} s {m}", start.elapsed().as_secs_f64()))
 }
 
 /// Which solution the `optimal` command asks for: `PUZ_WANTED=first` for the first one any
@@ -336,7 +355,12 @@ fn main() {
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
             for (what, h) in solver.histograms() {
                 let n: u64 = h.iter().sum();
-                let mean = h.iter().enumerate().map(|(v, &c)| v as f64 * c as f64).sum::<f64>() / n as f64;
+                let mean = h
+                    .iter()
+                    .enumerate()
+                    .map(|(v, &c)| v as f64 * c as f64)
+                    .sum::<f64>()
+                    / n as f64;
                 let last = h.iter().rposition(|&c| c > 0).unwrap_or(0);
                 println!(
                     "puz values {}: {what}: {n} entries ({:.0} MiB), mean {mean:.3}, counts {:?}",
@@ -367,8 +391,14 @@ fn main() {
             }
             let limit: Option<f64> = std::env::var("PUZ_LIMIT").ok().map(|v| v.parse().unwrap());
             let gens: Vec<u32> = (0..m.len() as u32).collect();
-            let g = Group::new(p.degree(), &m.alphabet, &gens, &ChainOptions::default(), &ctl())
-                .unwrap();
+            let g = Group::new(
+                p.degree(),
+                &m.alphabet,
+                &gens,
+                &ChainOptions::default(),
+                &ctl(),
+            )
+            .unwrap();
             let positions: Vec<Perm> = (0..n).map(|_| g.random(&mut rng)).collect();
             let t0 = Instant::now();
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
@@ -414,7 +444,10 @@ fn main() {
                             r.nodes,
                         );
                     }
-                    Err(e) => println!("puz random {} #{i}: not finished ({e}) after {secs:.2} s", arg(2)),
+                    Err(e) => println!(
+                        "puz random {} #{i}: not finished ({e}) after {secs:.2} s",
+                        arg(2)
+                    ),
                 }
             }
             times.sort_by(f64::total_cmp);

@@ -219,8 +219,8 @@ mod tests {
                 for g in perms {
                     let q = p.then(g);
                     let k = key(&model.state_of(&q).unwrap());
-                    if !dist.contains_key(&k) {
-                        dist.insert(k, d);
+                    if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(k) {
+                        e.insert(d);
                         next.push(q);
                     }
                 }
@@ -320,9 +320,9 @@ mod tests {
             }
             for (l, &cl) in cost.iter().enumerate() {
                 let mut j = 0usize;
-                for p in 0..c.parts.len() {
+                for (p, moves) in mt.iter().enumerate() {
                     let v = (i as u64 / c.weights[p]) % c.sizes[p];
-                    j += mt[p][v as usize * actions.len() + l] as usize * c.weights[p] as usize;
+                    j += moves[v as usize * actions.len() + l] as usize * c.weights[p] as usize;
                 }
                 if dv + cl < dist[j] {
                     dist[j] = dv + cl;

@@ -413,9 +413,9 @@ mod tests {
             }
             model.apply(&actions[l], &s, &mut out);
             let mut idx = 0;
-            for i in 0..c.parts.len() {
+            for (i, moves) in mt.iter().enumerate() {
                 let v = c.part_value(i, &s) as usize;
-                let after = mt[i][v * actions.len() + l] as u64;
+                let after = moves[v * actions.len() + l] as u64;
                 prop_assert_eq!(after, c.part_value(i, &out));
                 idx += after * c.weights[i];
             }
