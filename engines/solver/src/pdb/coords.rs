@@ -81,11 +81,13 @@ impl Reader {
     }
 }
 
+/// `C(n, k)`, at most `u64::MAX` (the products in 128 bits: `n` is at most 64 here).
 fn binomial(n: u64, k: u64) -> u64 {
     if k > n {
         return 0;
     }
-    (0..k).fold(1u64, |r, i| r * (n - i) / (i + 1))
+    let c = (0..k as u128).fold(1u128, |r, i| r * (n as u128 - i) / (i + 1));
+    c.min(u64::MAX as u128) as u64
 }
 
 /// A table over parts of several orbits (see the module header).
@@ -359,6 +361,8 @@ mod tests {
         }));
         assert!(bad(Part::Ori { orbit: 7 }));
         assert!(Coords::new(&model, vec![]).is_none());
+        assert_eq!(binomial(64, 32), 1_832_624_140_942_590_534);
+        assert_eq!(binomial(12, 4), 495);
         assert!(
             Coords::new(&model, vec![Part::Ori { orbit: 1 }, Part::Ori { orbit: 1 }]).is_none()
         );
