@@ -6,9 +6,9 @@ use puz_group::{ChainOptions, Group};
 use puz_solver::gods::{dense, sparse};
 use puz_solver::model::Model;
 use puz_solver::optimal::Solver;
+use puz_solver::{Metric, OptimalOptions, Wanted};
 use puz_testkit::cubies::{cube2, cube2_six, cube3};
 use puz_testkit::seq;
-use puz_solver::{Metric, OptimalOptions, Wanted};
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
@@ -129,12 +129,28 @@ fn lookups(tables: usize) {
     let p = cube3();
     let model = Model::new(&p).unwrap();
     let m = metric(&p, "htm");
-    let actions: Vec<_> = m.alphabet.perms.iter().map(|g| model.action(g).unwrap()).collect();
-    let edges = (0..model.orbits.len()).find(|&o| model.orbits[o].size == 12).unwrap();
-    let pats: Vec<Pattern> = (0..tables)
-        .map(|t| Pattern::new(&model, edges, (0..8).map(|i| ((i + 2 * t) % 12) as u8).collect()))
+    let actions: Vec<_> = m
+        .alphabet
+        .perms
+        .iter()
+        .map(|g| model.action(g).unwrap())
         .collect();
-    let bufs: Vec<BigBuf> = pats.iter().map(|pt| BigBuf::new(pt.bytes() as usize, 1)).collect();
+    let edges = (0..model.orbits.len())
+        .find(|&o| model.orbits[o].size == 12)
+        .unwrap();
+    let pats: Vec<Pattern> = (0..tables)
+        .map(|t| {
+            Pattern::new(
+                &model,
+                edges,
+                (0..8).map(|i| ((i + 2 * t) % 12) as u8).collect(),
+            )
+        })
+        .collect();
+    let bufs: Vec<BigBuf> = pats
+        .iter()
+        .map(|pt| BigBuf::new(pt.bytes() as usize, 1))
+        .collect();
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let n = model.n;
     let count = 1 << 20;
@@ -173,7 +189,11 @@ fn lookups(tables: usize) {
             "{} tables of {} MiB, 16 look-ups at a time, {}: {ns:.1} ns a look-up ({sum})",
             tables,
             pats[0].bytes() >> 20,
-            if burst { "prefetches in one burst" } else { "each prefetch after its index" }
+            if burst {
+                "prefetches in one burst"
+            } else {
+                "each prefetch after its index"
+            }
         );
     }
 }
@@ -181,9 +201,8 @@ fn lookups(tables: usize) {
 /// Progress lines with the seconds since the control was made.
 fn ctl() -> Control {
     let start = std::time::Instant::now();
-    Control::default().with_progress(move |m| {
-        eprintln!("  .. {:8.2} s {m}", start.elapsed().as_secs_f64())
-    })
+    Control::default()
+        .with_progress(move |m| eprintln!("  .. {:8.2} s {m}", start.elapsed().as_secs_f64()))
 }
 
 /// Which solution the `optimal` command asks for: `PUZ_WANTED=first` for the first one any
@@ -293,6 +312,9 @@ fn main() {
             }
             // PUZ_TABLES=copy reads cached tables into fresh memory instead of mapping them.
             opts.copy_tables = std::env::var("PUZ_TABLES").as_deref() == Ok("copy");
+            if let Ok(dir) = std::env::var("PUZ_CACHE") {
+                opts.cache = Some(dir.into());
+            }
             let t0 = Instant::now();
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
             println!("puz tables ready in {:.2} s", t0.elapsed().as_secs_f64());
@@ -317,6 +339,128 @@ fn main() {
                 );
             }
             println!("puz optimal total: {:.2} s", t1.elapsed().as_secs_f64());
+        }
+        "values" => {
+            // values <metric> [table MiB]: each table's distribution of values and mean (on
+            // the tables cached in PUZ_CACHE, built there when missing).
+            let p = cube3();
+            let m = metric(&p, &arg(2));
+            let mut opts = OptimalOptions::default();
+            if let Ok(mb) = arg(3).parse::<u64>() {
+                opts.table_memory = Some(mb << 20);
+            }
+            if let Ok(dir) = std::env::var("PUZ_CACHE") {
+                opts.cache = Some(dir.into());
+            }
+            let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
+            for (what, h) in solver.histograms() {
+                let n: u64 = h.iter().sum();
+                let mean = h
+                    .iter()
+                    .enumerate()
+                    .map(|(v, &c)| v as f64 * c as f64)
+                    .sum::<f64>()
+                    / n as f64;
+                let last = h.iter().rposition(|&c| c > 0).unwrap_or(0);
+                println!(
+                    "puz values {}: {what}: {n} entries ({:.0} MiB), mean {mean:.3}, counts {:?}",
+                    arg(2),
+                    n as f64 / 2.0 / (1 << 20) as f64,
+                    &h[..=last]
+                );
+            }
+        }
+        "random" => {
+            // random <metric> <n> <seed> [table MiB]: optimal solutions of n uniformly random
+            // 3x3x3 states (puz-group's uniform random element of the cube group, seeded).
+            // PUZ_LIMIT=s gives up a position after s seconds (its searched depths stay in
+            // the log, one line a cost with the nodes so far).
+            let p = cube3();
+            let m = metric(&p, &arg(2));
+            let n: usize = arg(3).parse().expect("a number of positions");
+            let mut rng = rand::rngs::StdRng::seed_from_u64(arg(4).parse().expect("a seed"));
+            let mut opts = OptimalOptions::default();
+            if let Ok(mb) = arg(5).parse::<u64>() {
+                opts.table_memory = Some(mb << 20);
+            }
+            if let Ok(dir) = std::env::var("PUZ_CACHE") {
+                opts.cache = Some(dir.into());
+            }
+            if let Ok(c) = std::env::var("PUZ_CONJUGATES").map(|v| v.parse::<usize>()) {
+                opts.conjugates = c.expect("PUZ_CONJUGATES: a number");
+            }
+            let limit: Option<f64> = std::env::var("PUZ_LIMIT").ok().map(|v| v.parse().unwrap());
+            let gens: Vec<u32> = (0..m.len() as u32).collect();
+            let g = Group::new(
+                p.degree(),
+                &m.alphabet,
+                &gens,
+                &ChainOptions::default(),
+                &ctl(),
+            )
+            .unwrap();
+            let positions: Vec<Perm> = (0..n).map(|_| g.random(&mut rng)).collect();
+            let t0 = Instant::now();
+            let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
+            println!("puz tables ready in {:.2} s", t0.elapsed().as_secs_f64());
+            for t in solver.tables() {
+                println!("  {t}");
+            }
+            let mut times = Vec::new();
+            for (i, pos) in positions.iter().enumerate() {
+                let c = ctl();
+                let flag = c.flag();
+                let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                let watch = limit.map(|s| {
+                    let (flag, done) = (flag.clone(), done.clone());
+                    std::thread::spawn(move || {
+                        let t = Instant::now();
+                        while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                            if t.elapsed().as_secs_f64() > s {
+                                flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                                return;
+                            }
+                            std::thread::sleep(std::time::Duration::from_millis(100));
+                        }
+                    })
+                });
+                let ts = Instant::now();
+                let r = solver.solve(pos, wanted(), &c);
+                done.store(true, std::sync::atomic::Ordering::Relaxed);
+                if let Some(w) = watch {
+                    w.join().unwrap();
+                }
+                let secs = ts.elapsed().as_secs_f64();
+                match r {
+                    Ok(r) => {
+                        times.push(secs);
+                        println!(
+                            "puz random {} #{i}: {} ({} moves, proved {}, verified {}, {} nodes, {secs:.2} s)",
+                            arg(2),
+                            r.solutions[0].text,
+                            r.cost,
+                            r.proved_optimal,
+                            r.verified,
+                            r.nodes,
+                        );
+                    }
+                    Err(e) => println!(
+                        "puz random {} #{i}: not finished ({e}) after {secs:.2} s",
+                        arg(2)
+                    ),
+                }
+            }
+            times.sort_by(f64::total_cmp);
+            if !times.is_empty() {
+                println!(
+                    "puz random {}: {} solved, mean {:.2} s, median {:.2} s, max {:.2} s",
+                    arg(2),
+                    times.len(),
+                    times.iter().sum::<f64>() / times.len() as f64,
+                    times[times.len() / 2],
+                    times[times.len() - 1]
+                );
+            }
         }
         "superflip" => {
             let p = cube3();

@@ -72,7 +72,7 @@ impl Solver {
     /// letter costs what its inverse costs), and their conjugates. Writes variant `v` of `t`
     /// (whose inverse is `inv`) to `out`.
     #[inline]
-    fn variant(&self, v: usize, t: &[u8], inv: &[u8], out: &mut [u8]) {
+    pub(super) fn variant(&self, v: usize, t: &[u8], inv: &[u8], out: &mut [u8]) {
         let (conj, inverse) = self.variants[v];
         let src = if inverse { inv } else { t };
         match conj {
@@ -107,13 +107,13 @@ impl Solver {
         let (hv, ht) = hint;
         let pdb = self.heuristic.pdbs.get(ht)?;
         if hv == 0 {
-            return Some(pdb.pattern.index(t));
+            return Some(pdb.shape.index(t));
         }
         if self.variants[hv].1 {
             self.model.inverse(t, &mut sc.probe.inv);
         }
         self.variant(hv, t, &sc.probe.inv, &mut sc.b);
-        Some(pdb.pattern.index(&sc.b))
+        Some(pdb.shape.index(&sc.b))
     }
 
     /// Lower bound of the distance of `t` (at least 1; `t` is not solved): the largest table
@@ -265,13 +265,13 @@ impl Solver {
         // every piece.
         if mine.iter().filter(|&&m| m == r).count() == 1 {
             let k = mine.iter().position(|&m| m == r).unwrap_or(0);
-            pr.idx[v * np + k] = pdbs[k].pattern.index(state);
+            pr.idx[v * np + k] = pdbs[k].shape.index(state);
             return;
         }
         self.locator.locate(state, located);
         for (k, p) in pdbs.iter().enumerate() {
             if mine[k] == r {
-                pr.idx[v * np + k] = p.pattern.index_located(state, located);
+                pr.idx[v * np + k] = p.shape.index_located(state, located);
             }
         }
     }

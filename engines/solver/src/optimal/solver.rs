@@ -1,6 +1,7 @@
 //! [`Solver`]: a puzzle's model, metric, canonical sequences, tables and symmetries, kept
 //! for many positions, and [`Solver::solve`], the iterations of increasing cost.
 
+use super::axes::axes;
 use super::necklace::{reversals_stay_canonical, rotations_stay_canonical, Rules};
 use super::schedule::{self, Iteration};
 use super::{Optimal, OptimalOptions, Solution, Wanted};
@@ -8,7 +9,7 @@ use crate::canon::Canon;
 use crate::error::{invalid, SolveError};
 use crate::metric::Metric;
 use crate::model::{Action, CellMap, Model};
-use crate::pdb::{plan, Cache, Heuristic, Locator};
+use crate::pdb::{plan, Cache, Heuristic, Locator, Shape};
 use crate::symmetry::{representatives, Symmetries};
 use puz_core::{count, Control, Perm, Puzzle};
 use std::path::PathBuf;
@@ -126,11 +127,11 @@ impl Solver {
         Ok(TablePlan {
             budget,
             asked: opts.table_memory.is_some(),
-            bytes: planned.iter().map(|t| t.pattern.bytes()).sum(),
+            bytes: planned.iter().map(|t| t.shape.bytes()).sum(),
             to_build: planned
                 .iter()
                 .filter(|t| !t.cached)
-                .map(|t| t.pattern.bytes())
+                .map(|t| t.shape.bytes())
                 .sum(),
             cache: opts.cache.clone(),
         })
@@ -160,13 +161,50 @@ impl Solver {
             }),
             ctl,
         )?;
+        Solver::assemble(puzzle, metric, opts, model, actions, canon, heuristic)
+    }
+
+    /// A solver with the tables of `shapes` (tests of the search with chosen tables).
+    #[cfg(test)]
+    pub(super) fn with_shapes(
+        puzzle: &Puzzle,
+        metric: &Metric,
+        opts: &OptimalOptions,
+        shapes: Vec<crate::pdb::Shape>,
+        ctl: &Control,
+    ) -> Result<Solver, SolveError> {
+        let (model, actions) = model_and_actions(puzzle, metric)?;
+        let canon = Canon::new(metric);
+        let heuristic = Heuristic::of_shapes(&model, metric, &actions, shapes, ctl)?;
+        Solver::assemble(puzzle, metric, opts, model, actions, canon, heuristic)
+    }
+
+    /// The solver around its tables: the conjugators, the variants and which tables each
+    /// one reads, the rules for symmetric positions.
+    fn assemble(
+        puzzle: &Puzzle,
+        metric: &Metric,
+        opts: &OptimalOptions,
+        model: Model,
+        actions: Vec<Action>,
+        canon: Canon,
+        heuristic: Heuristic,
+    ) -> Result<Solver, SolveError> {
         let use_inverse = (0..metric.len())
             .all(|l| metric.cost[l] == metric.cost[metric.alphabet.inverse[l] as usize]);
         let mut heuristic = heuristic;
         let symmetries = Symmetries::new(puzzle, metric, &canon);
         let mut names = Vec::new();
         let mut conjugators = Vec::new();
-        for (name, c) in symmetries.generators.iter().take(opts.conjugates) {
+        // Beside a table over several orbits, the tables of pieces are read on the position
+        // and its inverse only: their conjugates cut 2% of the nodes for 20% more time
+        // (16-move 3x3x3 scrambles in htm, benches/results.md).
+        let several = heuristic
+            .pdbs
+            .iter()
+            .any(|p| matches!(p.shape, Shape::Coords(_)));
+        let piece_conjugates = if several { 0 } else { opts.conjugates };
+        for (name, c) in symmetries.generators.iter().take(piece_conjugates) {
             let (Some(cinv), Some(ca)) = (model.state_of(&c.inverse()), model.action(c)) else {
                 continue;
             };
@@ -175,9 +213,29 @@ impl Solver {
         }
         if !names.is_empty() {
             heuristic.report.push(format!(
-                "every table also looked up on the conjugates by {}",
+                "every table of pieces also looked up on the conjugates by {}",
                 names.join(", ")
             ));
+        }
+        // The tables over several orbits are looked up on one conjugate per slice their
+        // symmetries make, and not on the conjugates above unless one of them is such.
+        let shapes: Vec<_> = heuristic.pdbs.iter().map(|p| p.shape.clone()).collect();
+        let base = conjugators.len();
+        let found = axes(&model, &symmetries.generators, &shapes);
+        let mut serves: Vec<Vec<usize>> = vec![Vec::new(); base];
+        for a in found {
+            heuristic.report.push(format!(
+                "table {} also looked up on the conjugate by {} (its set then reads pieces {:?})",
+                a.tables
+                    .iter()
+                    .map(|k| (k + 1).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                a.name,
+                a.reads
+            ));
+            conjugators.push(a.map);
+            serves.push(a.tables);
         }
         let mut variants = Vec::new();
         for conj in std::iter::once(None).chain((0..conjugators.len()).map(Some)) {
@@ -186,13 +244,25 @@ impl Solver {
                 variants.push((conj, true));
             }
         }
-        let whole: Vec<bool> = heuristic
-            .pdbs
+        // Per (variant, table): tables of pieces on the position and the first conjugates
+        // (whole orbits on the position only), tables over several orbits on the position
+        // and their own conjugates.
+        let needed = variants
             .iter()
-            .map(|p| p.pattern.pieces.len() == p.pattern.n)
-            .collect();
-        let needed = (0..variants.len())
-            .flat_map(|v| whole.iter().map(move |&w| v == 0 || !w))
+            .enumerate()
+            .flat_map(|(v, &(conj, _))| {
+                let serves = &serves;
+                heuristic
+                    .pdbs
+                    .iter()
+                    .enumerate()
+                    .map(move |(k, p)| match (&p.shape, conj) {
+                        (Shape::Pieces(_), None) => v == 0 || !p.shape.whole(),
+                        (Shape::Pieces(_), Some(c)) => c < base && !p.shape.whole(),
+                        (Shape::Coords(_), None) => true,
+                        (Shape::Coords(_), Some(c)) => c >= base && serves[c].contains(&k),
+                    })
+            })
             .collect();
         let rotations = rotations_stay_canonical(metric, &canon);
         let reversals = reversals_stay_canonical(metric, &canon);
@@ -221,6 +291,15 @@ impl Solver {
     /// The tables used, one line each.
     pub fn tables(&self) -> &[String] {
         &self.heuristic.report
+    }
+
+    /// Per table: what it follows, and how many entries hold each value.
+    pub fn histograms(&self) -> Vec<(String, [u64; 16])> {
+        self.heuristic
+            .pdbs
+            .iter()
+            .map(|p| (p.shape.describe(), p.histogram()))
+            .collect()
     }
 
     /// An optimal solution of `position`, or all of them (see [`Wanted`]).

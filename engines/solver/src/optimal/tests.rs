@@ -328,3 +328,116 @@ fn superflip_atm() {
     assert_eq!(r.cost, 14);
     assert!(r.verified);
 }
+
+/// Every look-up the solver makes on the position `p` with every table: (variant, table,
+/// value), for the variants it reads that table on.
+fn look_ups(s: &Solver, p: &Perm) -> Vec<(usize, usize, u8)> {
+    let t = s.model.state_of(p).unwrap();
+    let mut inv = vec![0u8; s.model.n];
+    s.model.inverse(&t, &mut inv);
+    let mut q = vec![0u8; s.model.n];
+    let np = s.heuristic.pdbs.len();
+    let mut out = Vec::new();
+    for v in 0..s.variants.len() {
+        s.variant(v, &t, &inv, &mut q);
+        for (k, pdb) in s.heuristic.pdbs.iter().enumerate() {
+            if s.needed[v * np + k] {
+                out.push((v, k, pdb.value(pdb.shape.index(&q))));
+            }
+        }
+    }
+    out
+}
+
+/// Checks tables over several orbits against optimal costs found with tables of pieces:
+/// the same costs, and no look-up (on the position, its inverse, the conjugates) above
+/// the cost. Returns how many look-ups were made on those tables.
+fn several_orbits_are_lower_bounds(
+    puzzle: &Puzzle,
+    metric: &Metric,
+    shapes: Vec<crate::pdb::Shape>,
+    positions: &[Perm],
+) -> usize {
+    let ctl = Control::default();
+    let with = Solver::with_shapes(puzzle, metric, &opts(4 << 20), shapes, &ctl).unwrap();
+    let reference = Solver::new(puzzle, metric, &opts(4 << 20), &ctl).unwrap();
+    let coords: Vec<usize> = (0..with.heuristic.pdbs.len())
+        .filter(|&k| matches!(with.heuristic.pdbs[k].shape, crate::pdb::Shape::Coords(_)))
+        .collect();
+    let mut made = 0;
+    for p in positions {
+        let a = with.solve(p, Wanted::Earliest, &ctl).unwrap();
+        let b = reference.solve(p, Wanted::Earliest, &ctl).unwrap();
+        assert!(a.verified && b.verified && a.proved_optimal);
+        assert_eq!(a.cost, b.cost);
+        for (v, k, val) in look_ups(&with, p) {
+            assert!(
+                val as u64 <= b.cost,
+                "variant {v} table {k}: {val} > {}",
+                b.cost
+            );
+            made += coords.contains(&k) as usize;
+        }
+    }
+    made
+}
+
+#[test]
+fn tables_over_several_orbits_are_lower_bounds() {
+    use crate::pdb::{several_orbits, Coords, Part, Shape};
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(17);
+    let mut random = |puzzle: &Puzzle, metric: &Metric, n: usize, len: std::ops::Range<usize>| {
+        (0..n)
+            .map(|_| {
+                let mut p = puzzle.identity();
+                for _ in 0..rng.gen_range(len.clone()) {
+                    p = p.then(&metric.alphabet.perms[rng.gen_range(0..metric.len())]);
+                }
+                p
+            })
+            .collect::<Vec<Perm>>()
+    };
+    // The 2x2x2 <U, R, F> in htm: the corner twists and where the four corners U does not
+    // move are, alone (the table of the choice), on near-uniform positions.
+    let c2 = cube2();
+    let htm2 = Metric::htm(&c2, &[], &Control::default()).unwrap();
+    let model2 = Model::new(&c2).unwrap();
+    let actions2: Vec<Action> = htm2
+        .alphabet
+        .perms
+        .iter()
+        .map(|p| model2.action(p).unwrap())
+        .collect();
+    let c = several_orbits(&model2, &actions2).unwrap();
+    let ps = random(&c2, &htm2, 12, 30..40);
+    assert!(several_orbits_are_lower_bounds(&c2, &htm2, vec![Shape::Coords(c)], &ps) > 0);
+    // The 3x3x3 in htm: the edge flips with the slice, and the corner twists with the
+    // slice (small enough for a test), looked up on the three axes.
+    let c3 = cube3();
+    let htm = Metric::htm(&c3, &FACES, &Control::default()).unwrap();
+    let model = Model::new(&c3).unwrap();
+    let actions: Vec<Action> = htm
+        .alphabet
+        .perms
+        .iter()
+        .map(|p| model.action(p).unwrap())
+        .collect();
+    let full = several_orbits(&model, &actions).unwrap();
+    let slice = full.parts[0].clone();
+    assert!(matches!(slice, Part::Set { orbit: 1, .. }));
+    let shapes: Vec<Shape> = [0, 1]
+        .iter()
+        .map(|&orbit| {
+            Shape::Coords(Coords::new(&model, vec![Part::Ori { orbit }, slice.clone()]).unwrap())
+        })
+        .collect();
+    let ps = random(&c3, &htm, 8, 6..9);
+    let made = several_orbits_are_lower_bounds(&c3, &htm, shapes.clone(), &ps);
+    // Each table on the position, the inverse and two conjugates of each.
+    assert_eq!(made, ps.len() * 2 * 6);
+    // And in qtm (other letters, other distances).
+    let qtm = Metric::qtm(&c3, &FACES, &Control::default()).unwrap();
+    let ps = random(&c3, &qtm, 6, 5..8);
+    assert!(several_orbits_are_lower_bounds(&c3, &qtm, shapes, &ps) > 0);
+}

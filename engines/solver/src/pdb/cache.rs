@@ -1,7 +1,7 @@
 //! The disk cache of the tables: where it is, the file of each table, and loading (mapped
 //! or read) and saving them.
 
-use super::Pattern;
+use super::{Part, Shape};
 use crate::bigbuf::BigBuf;
 use crate::model::Action;
 use puz_core::Control;
@@ -26,18 +26,44 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 }
 
 /// The cache file of a table: a hash of the puzzle, the letters with their costs, and the
-/// pattern.
-pub(super) fn file_name(puzzle_key: u64, actions: &[Action], cost: &[u32], p: &Pattern) -> String {
-    let mut key = fnv(b"puz-pdb-v2-nibbles", puzzle_key);
+/// table's shape. Tables of several orbits hash under their own prefix, so their names
+/// never meet the names of tables of pieces (whose names are unchanged).
+pub(super) fn file_name(
+    puzzle_key: u64,
+    actions: &[Action],
+    cost: &[u32],
+    shape: &Shape,
+) -> String {
+    let prefix: &[u8] = match shape {
+        Shape::Pieces(_) => b"puz-pdb-v2-nibbles",
+        Shape::Coords(_) => b"puz-pdb-coords-v1-nibbles",
+    };
+    let mut key = fnv(prefix, puzzle_key);
     for (l, a) in actions.iter().enumerate() {
         key = fnv(&a.src, key);
         key = fnv(&a.add, key);
         key = fnv(&cost[l].to_le_bytes(), key);
     }
-    key = fnv(&[p.orbit as u8], key);
-    key = fnv(&p.pieces, key);
-    if p.all_ori {
-        key = fnv(b"all-ori", key);
+    match shape {
+        Shape::Pieces(p) => {
+            key = fnv(&[p.orbit as u8], key);
+            key = fnv(&p.pieces, key);
+            if p.all_ori {
+                key = fnv(b"all-ori", key);
+            }
+        }
+        Shape::Coords(c) => {
+            // Each part as its kind, orbit and pieces (with their count), in index order.
+            for part in &c.parts {
+                match part {
+                    Part::Ori { orbit } => key = fnv(&[b'o', *orbit as u8], key),
+                    Part::Set { orbit, pieces } => {
+                        key = fnv(&[b's', *orbit as u8, pieces.len() as u8], key);
+                        key = fnv(pieces, key);
+                    }
+                }
+            }
+        }
     }
     format!("{FILE_PREFIX}{key:016x}{FILE_SUFFIX}")
 }
@@ -159,4 +185,63 @@ pub(super) fn lock(path: &Path, waiting: &dyn Fn()) -> Option<std::fs::File> {
         f.lock().ok()?;
     }
     Some(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::cube3_htm;
+    use super::super::{Coords, Pattern};
+    use super::*;
+
+    /// The cache name of a table of pieces as it was before tables of several orbits.
+    fn name_before(puzzle_key: u64, actions: &[Action], cost: &[u32], p: &Pattern) -> String {
+        let mut key = fnv(b"puz-pdb-v2-nibbles", puzzle_key);
+        for (l, a) in actions.iter().enumerate() {
+            key = fnv(&a.src, key);
+            key = fnv(&a.add, key);
+            key = fnv(&cost[l].to_le_bytes(), key);
+        }
+        key = fnv(&[p.orbit as u8], key);
+        key = fnv(&p.pieces, key);
+        if p.all_ori {
+            key = fnv(b"all-ori", key);
+        }
+        format!("{FILE_PREFIX}{key:016x}{FILE_SUFFIX}")
+    }
+
+    #[test]
+    fn names_of_tables_of_pieces_are_unchanged() {
+        // Tables of pieces keep their names (caches keep working), and tables of several
+        // orbits get names of their own.
+        let (model, htm, actions) = cube3_htm();
+        let mut names = Vec::new();
+        for (orbit, pieces, all) in [(1, vec![0, 1, 2, 3, 4], true), (0, (0..8).collect(), false)] {
+            let p = Pattern::with_orientations(&model, orbit, pieces, all);
+            let name = file_name(7, &actions, &htm.cost, &Shape::Pieces(p.clone()));
+            assert_eq!(name, name_before(7, &actions, &htm.cost, &p));
+            names.push(name);
+        }
+        let c = |parts| Shape::Coords(Coords::new(&model, parts).unwrap());
+        let slice = || Part::Set {
+            orbit: 1,
+            pieces: vec![8, 9, 10, 11],
+        };
+        for shape in [
+            c(vec![Part::Ori { orbit: 1 }]),
+            c(vec![Part::Ori { orbit: 0 }]),
+            c(vec![slice()]),
+            c(vec![Part::Ori { orbit: 1 }, slice()]),
+            c(vec![
+                Part::Ori { orbit: 0 },
+                Part::Ori { orbit: 1 },
+                slice(),
+            ]),
+        ] {
+            names.push(file_name(7, &actions, &htm.cost, &shape));
+        }
+        let n = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n);
+    }
 }

@@ -1,20 +1,115 @@
-//! Which patterns to build for a memory budget (see [`choose_patterns`]).
+//! Which tables to build for a memory budget (see [`choose_patterns`]).
+//!
+//! A table over several orbits ([`Coords`], after Kociemba's phase-1 coordinates) goes
+//! first when it takes at most half the budget: the orientation at every location of each
+//! orbit with orientations, and the set of locations of a "slice" of one orbit. The slice
+//! is found from the letters alone: for a letter `a`, the pieces that no letter commuting
+//! with `a` moves (`a` included). On the 3x3x3 in htm or atm, for `U`: the letters of `U`
+//! and `D` commute with it, and the four edges of the middle layer are the pieces none of
+//! them move, the UD slice of Kociemba's phase 1. Of the candidates, the one with the most
+//! sets (`C(n, k)`) is kept, the first on ties; the slices of other axes come from the
+//! table's look-ups on conjugates by the puzzle's symmetries. No such table is built when
+//! the tables of pieces for the rest of the budget cover every orbit it reads whole.
 
-use super::Pattern;
+use super::{Coords, Part, Pattern, Shape};
 use crate::model::{Action, Model};
 
 /// At most this many tables in all (every node looks each one up, twice with the inverse).
 const MAX_TABLES: usize = 12;
 
-/// Chooses the patterns for a memory budget: for each orbit the letters move, the
-/// largest `k` such that `ceil(n / k)` tables of `k` pieces (the last one overlapping)
+/// Chooses the tables for a memory budget: a table over several orbits when it fits
+/// (see the module header), then [`choose_pieces`] for the rest.
+pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Shape> {
+    let pieces = |budget, further| {
+        choose_pieces(model, actions, budget, further)
+            .into_iter()
+            .map(Shape::Pieces)
+    };
+    let Some(c) = several_orbits(model, actions).filter(|c| c.bytes() <= budget / 2) else {
+        return pieces(budget, true).collect();
+    };
+    let rest: Vec<Shape> = pieces(budget - c.bytes(), false).collect();
+    let covered = c.parts.iter().all(|p| {
+        rest.iter()
+            .any(|s| matches!(s, Shape::Pieces(q) if q.orbit == p.orbit() && s.whole()))
+    });
+    if covered {
+        return pieces(budget, true).collect();
+    }
+    std::iter::once(Shape::Coords(c)).chain(rest).collect()
+}
+
+/// Per location of orbit `o`: whether letter `a` moves or turns what is there.
+fn moves_orbit(model: &Model, a: &Action, o: usize) -> Vec<bool> {
+    let o = &model.orbits[o];
+    (o.start..o.start + o.size)
+        .map(|b| a.src[b] as usize != b || a.add[b] != 0)
+        .collect()
+}
+
+/// The table over several orbits for these letters (see the module header), if any.
+pub fn several_orbits(model: &Model, actions: &[Action]) -> Option<Coords> {
+    let solved = model.solved();
+    let after = |x: &Action, y: &Action| {
+        let (mut a, mut b) = (solved.clone(), solved.clone());
+        model.apply(x, &solved, &mut a);
+        model.apply(y, &a, &mut b);
+        b
+    };
+    let mut parts: Vec<Part> = (0..model.orbits.len())
+        .filter(|&o| {
+            model.orbits[o].twist > 1
+                && actions
+                    .iter()
+                    .any(|a| moves_orbit(model, a, o).contains(&true))
+        })
+        .map(|orbit| Part::Ori { orbit })
+        .collect();
+    // The slices: per letter, the pieces of an orbit that no letter commuting with it moves.
+    let mut best: Option<(u64, usize, Vec<u8>)> = None;
+    for a in actions {
+        let commuting: Vec<&Action> = actions
+            .iter()
+            .filter(|b| after(a, b) == after(b, a))
+            .collect();
+        for (o, orbit) in model.orbits.iter().enumerate() {
+            let fixed: Vec<u8> = (0..orbit.size)
+                .filter(|&l| commuting.iter().all(|b| !moves_orbit(model, b, o)[l]))
+                .map(|l| l as u8)
+                .collect();
+            if fixed.len() < 2 || fixed.len() + 2 > orbit.size || orbit.size > 64 {
+                continue;
+            }
+            let sets = Coords::new(
+                model,
+                vec![Part::Set {
+                    orbit: o,
+                    pieces: fixed.clone(),
+                }],
+            )
+            .map_or(0, |c| c.size);
+            if sets > best.as_ref().map_or(0, |b| b.0) {
+                best = Some((sets, o, fixed));
+            }
+        }
+    }
+    let (_, orbit, pieces) = best?;
+    parts.push(Part::Set { orbit, pieces });
+    Coords::new(model, parts)
+}
+
+/// The tables of pieces for a memory budget: for each orbit the letters move, the largest
+/// `k` such that `ceil(n / k)` tables of `k` pieces (the last one overlapping)
 /// fit in the orbit's share. The budget left over (an orbit's share it did not need, and
 /// what the covering tables leave) then goes, round-robin over the orbits, to further
 /// `k`-piece tables of other subsets (pieces taken in the orders `(i mod m, i)`,
 /// `m = 2, 3, ...`), so the heuristic is the maximum over more tables. Before those, an
 /// orbit with orientations gets one table of the orientation at every location together
 /// with as many pieces as fit (e.g. the 12 edge flips and 5 edges of the 3x3x3).
-pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Pattern> {
+/// Without `further`, the further subsets are left out: beside a table over several orbits
+/// they cut 2% of the nodes for 50% more time a node (16-move 3x3x3 scrambles in htm at
+/// 4 GiB, benches/results.md), and the budget they would take stays unused.
+fn choose_pieces(model: &Model, actions: &[Action], budget: u64, further: bool) -> Vec<Pattern> {
     let moving: Vec<usize> = (0..model.orbits.len())
         .filter(|&oi| {
             let o = &model.orbits[oi];
@@ -91,6 +186,9 @@ pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Pa
     }
     // Then the largest further subsets the remaining budget holds (never smaller than the
     // first one added), spread over the orbit.
+    if !further {
+        return out;
+    }
     let mut least: Vec<Option<usize>> = vec![None; extra.len()];
     loop {
         let mut added = false;
@@ -130,7 +228,7 @@ pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Pa
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::cube3_htm;
+    use super::super::fixtures::{cube3_htm, setup};
     use super::*;
 
     #[test]
@@ -141,7 +239,13 @@ mod tests {
         // 7-edge tables cover the edges.
         let (model, _, actions) = cube3_htm();
         for (budget, expect) in [(512u64 << 20, [6, 6, 7]), (1 << 30, [7, 7, 7])] {
-            let ps = choose_patterns(&model, &actions, budget);
+            let ps: Vec<Pattern> = choose_patterns(&model, &actions, budget)
+                .into_iter()
+                .map(|s| match s {
+                    Shape::Pieces(p) => p,
+                    Shape::Coords(c) => panic!("{c:?} does not fit half of {budget}"),
+                })
+                .collect();
             assert!(ps.iter().map(|p| p.bytes()).sum::<u64>() <= budget);
             let desc: Vec<(usize, bool)> = ps.iter().map(|p| (p.pieces.len(), p.all_ori)).collect();
             assert_eq!(
@@ -164,5 +268,55 @@ mod tests {
             sets.dedup();
             assert_eq!(sets.len(), n);
         }
+    }
+
+    #[test]
+    fn the_slice_is_found_from_the_letters() {
+        // 3x3x3 in htm: corner twists, edge flips, and the four edges no letter commuting
+        // with the first one (U: U and D) moves: Kociemba's phase-1 coordinates.
+        let (model, _, actions) = cube3_htm();
+        let c = several_orbits(&model, &actions).unwrap();
+        assert_eq!(c.size, 2187 * 2048 * 495);
+        let Part::Set { orbit: 1, pieces } = &c.parts[0] else {
+            panic!("{:?}", c.parts)
+        };
+        let moved = |l: usize| {
+            (0..12).any(|x| {
+                let b = model.orbits[1].start + x;
+                pieces.contains(&(x as u8))
+                    && (actions[l].src[b] as usize != b || actions[l].add[b] != 0)
+            })
+        };
+        // The letters of two opposite faces leave them alone, the other four move them.
+        assert_eq!((0..18).filter(|&l| !moved(l)).count(), 6);
+        // At 4 GiB it goes first and the tables of pieces share the rest; at 1 GiB it
+        // does not fit half the budget.
+        let ps = choose_patterns(&model, &actions, 4 << 30);
+        assert!(matches!(ps[0], Shape::Coords(_)), "{ps:?}");
+        assert!(ps.iter().map(|p| p.bytes()).sum::<u64>() <= 4 << 30);
+        assert!(ps[1..].iter().all(|p| matches!(p, Shape::Pieces(_))));
+        // The corners, two 7-edge halves and the flips with 6 edges; no further subsets.
+        let rest: Vec<(usize, bool)> = ps[1..]
+            .iter()
+            .map(|p| match p {
+                Shape::Pieces(p) => (p.pieces.len(), p.all_ori),
+                Shape::Coords(_) => unreachable!(),
+            })
+            .collect();
+        assert_eq!(rest, [(8, false), (7, false), (7, false), (6, true)]);
+        let ps = choose_patterns(&model, &actions, 1 << 30);
+        assert!(ps.iter().all(|p| matches!(p, Shape::Pieces(_))));
+    }
+
+    #[test]
+    fn no_table_of_several_orbits_when_whole_orbits_fit() {
+        // The 2x2x2 <U, R, F>: the whole corner orbit fits in 64 MB, the corner twists with
+        // a slice would add nothing; in 200 kB the table of several orbits goes first.
+        let (model, _, actions) = setup();
+        assert!(several_orbits(&model, &actions).is_some());
+        let ps = choose_patterns(&model, &actions, 64 << 20);
+        assert!(ps.iter().all(|p| matches!(p, Shape::Pieces(_))), "{ps:?}");
+        let ps = choose_patterns(&model, &actions, 200_000);
+        assert!(matches!(ps[0], Shape::Coords(_)), "{ps:?}");
     }
 }

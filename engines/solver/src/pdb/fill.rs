@@ -6,7 +6,7 @@
 use super::bitset::Bitset;
 use super::sweep::{sweep, Direction, MAX_SPAN};
 use super::turns::{orbit_maps, OriTurn, OriTurns};
-use super::{Pattern, Pdb};
+use super::{Pattern, Pdb, Shape};
 use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::model::{Action, Model};
@@ -99,7 +99,10 @@ impl Pdb {
         let solved = pattern.index(&model.solved());
         let mut table = BigBuf::new(pattern.bytes() as usize, 0xff);
         sweep(&pattern, &turns, &maps, solved, meter, dir, &mut table)?;
-        Ok(Pdb { pattern, table })
+        Ok(Pdb {
+            shape: Shape::Pieces(pattern),
+            table,
+        })
     }
 
     /// The fill on a byte an entry, for any costs (the reference the fill on bit sets is
@@ -235,7 +238,7 @@ impl Pdb {
             });
         drop(buf);
         Ok(Pdb {
-            pattern,
+            shape: Shape::Pieces(pattern),
             table: packed,
         })
     }
@@ -303,11 +306,11 @@ mod tests {
         assert_eq!(p.size, 12 * 11 * 10 * 8);
         let pdb = Pdb::build(&model, p, &actions, &htm.cost, &Control::default()).unwrap();
         let dist = direct_search(&model, &htm.alphabet.perms, 1, &pieces);
-        assert_eq!(dist.len() as u64, pdb.pattern.size);
+        assert_eq!(dist.len() as u64, pdb.pattern().size);
         for (st, &v) in &dist {
             let loc: Vec<u8> = st.iter().map(|&pt| (pt / 2) as u8).collect();
             let ori: Vec<u8> = st.iter().map(|&pt| (pt % 2) as u8).collect();
-            assert_eq!(pdb.value(pdb.pattern.index_of(&loc, &ori)), v);
+            assert_eq!(pdb.value(pdb.pattern().index_of(&loc, &ori)), v);
         }
     }
 
@@ -334,7 +337,7 @@ mod tests {
         assert_eq!(pdb.values().filter(|&v| v != 15).count(), dist.len());
         for ((pts, oris), &v) in &dist {
             let loc: Vec<u8> = pts.iter().map(|&pt| (pt / 3) as u8).collect();
-            assert_eq!(pdb.value(pdb.pattern.index_of(&loc, oris)), v);
+            assert_eq!(pdb.value(pdb.pattern().index_of(&loc, oris)), v);
         }
     }
 
@@ -351,7 +354,7 @@ mod tests {
         for (st, &v) in &dist {
             let loc: Vec<u8> = st.iter().map(|&pt| (pt / 3) as u8).collect();
             let ori: Vec<u8> = st.iter().map(|&pt| (pt % 3) as u8).collect();
-            assert_eq!(pdb.value(pdb.pattern.index_of(&loc, &ori)), v);
+            assert_eq!(pdb.value(pdb.pattern().index_of(&loc, &ori)), v);
         }
     }
 

@@ -1,13 +1,17 @@
-//! Pattern databases: exact distances (in the metric) of the positions of a subset of one
-//! orbit's pieces, a lower bound for the whole puzzle.
+//! Pattern databases: exact distances (in the metric) of a projection of the positions
+//! that every letter maps onto itself, a lower bound for the whole puzzle.
 //!
-//! A [`Pattern`] follows `k` pieces of an orbit: their locations (an arrangement,
-//! `n!/(n-k)!`) and orientations (`twist^k`, or `twist^(k-1)` for a whole orbit whose
-//! orientation sum every move keeps). [`Heuristic::build`] chooses the patterns for the
-//! memory budget (`choice`), loads them from the disk cache (`cache`) or fills them
-//! breadth-first (`fill`) and saves them.
+//! A table is a [`Shape`]. A [`Pattern`] follows `k` pieces of an orbit: their locations
+//! (an arrangement, `n!/(n-k)!`) and orientations (`twist^k`, or `twist^(k-1)` for a whole
+//! orbit whose orientation sum every move keeps). A [`Coords`] table combines parts of
+//! several orbits (orientations at every location, the set of locations of a subset of
+//! pieces), after Kociemba's phase-1 coordinates. [`Heuristic::build`] chooses the tables
+//! for the memory budget (`choice`), loads them from the disk cache (`cache`) or fills them
+//! breadth-first (`fill`, `coord_fill`) and saves them.
 //!
 //! - `pattern`: a table's pieces and the index of a position in it.
+//! - `coords`: the parts of a table over several orbits, its index and move tables;
+//!   `coord_fill` its fill.
 //! - `locator`: where every piece of a position is, shared by the indices of a round.
 //! - `fill`: the breadth-first fill of one table; `sweep` its levels on bit sets (unit
 //!   costs), `bitset` those sets, `turns` how letters move a block's entries (`flip` a mask
@@ -18,6 +22,8 @@
 mod bitset;
 mod cache;
 mod choice;
+mod coord_fill;
+mod coords;
 mod fill;
 #[cfg(test)]
 mod fixtures;
@@ -29,7 +35,8 @@ mod turns;
 mod walk;
 
 pub use cache::{default_cache_dir, description_file, Cache, FILE_PREFIX, FILE_SUFFIX, TEMP_MARK};
-pub use choice::choose_patterns;
+pub use choice::{choose_patterns, several_orbits};
+pub use coords::{Coords, Part};
 pub use locator::{Located, Locator};
 pub use pattern::Pattern;
 
@@ -42,9 +49,90 @@ use fill::Meter;
 use puz_core::{count, Control, Interrupt};
 use std::path::{Path, PathBuf};
 
+/// What a table follows.
+#[derive(Clone, Debug)]
+pub enum Shape {
+    Pieces(Pattern),
+    Coords(Coords),
+}
+
+impl Shape {
+    /// Entries in the table.
+    pub fn size(&self) -> u64 {
+        match self {
+            Shape::Pieces(p) => p.size,
+            Shape::Coords(c) => c.size,
+        }
+    }
+
+    /// Bytes of its table (two entries a byte).
+    pub fn bytes(&self) -> u64 {
+        self.size().div_ceil(2)
+    }
+
+    /// The index of a full byte state.
+    #[inline]
+    pub fn index(&self, s: &[u8]) -> u64 {
+        match self {
+            Shape::Pieces(p) => p.index(s),
+            Shape::Coords(c) => c.index(s),
+        }
+    }
+
+    /// The index of a full byte state whose pieces have been located.
+    #[inline]
+    pub fn index_located(&self, s: &[u8], w: &Located) -> u64 {
+        match self {
+            Shape::Pieces(p) => p.index_located(s, w),
+            Shape::Coords(c) => c.index(s),
+        }
+    }
+
+    /// Whether it follows every piece of one orbit (and nothing else): its values are
+    /// distances in a quotient group of the puzzle, the same on a position, its inverse
+    /// and its conjugates.
+    pub fn whole(&self) -> bool {
+        matches!(self, Shape::Pieces(p) if p.pieces.len() == p.n)
+    }
+
+    /// What it follows, in words.
+    pub fn describe(&self) -> String {
+        match self {
+            Shape::Pieces(p) => format!(
+                "{} {:?}{} of orbit {}",
+                count(p.pieces.len(), "piece"),
+                p.pieces,
+                if p.all_ori {
+                    " and every orientation"
+                } else {
+                    ""
+                },
+                p.orbit
+            ),
+            Shape::Coords(c) => c.describe(),
+        }
+    }
+
+    /// What it follows, in a few words (for the progress bar).
+    fn label(&self) -> String {
+        match self {
+            Shape::Pieces(p) => format!(
+                "{} {}",
+                p.pieces.len(),
+                if p.all_ori {
+                    "pieces and every orientation"
+                } else {
+                    "pieces"
+                }
+            ),
+            Shape::Coords(c) => format!("{} parts of several orbits", c.parts.len()),
+        }
+    }
+}
+
 /// One filled table.
 pub struct Pdb {
-    pub pattern: Pattern,
+    pub shape: Shape,
     pub table: BigBuf,
 }
 
@@ -55,10 +143,32 @@ impl Pdb {
         (self.table[(i >> 1) as usize] >> ((i & 1) * 4)) & 15
     }
 
+    /// How many entries hold each value.
+    pub fn histogram(&self) -> [u64; 16] {
+        let mut h = [0u64; 16];
+        for (i, &b) in self.table.iter().enumerate() {
+            h[(b & 15) as usize] += 1;
+            // The last byte's high nibble is an entry only when the size is even.
+            if 2 * i as u64 + 1 < self.shape.size() {
+                h[(b >> 4) as usize] += 1;
+            }
+        }
+        h
+    }
+
     /// Every entry, in index order.
     #[cfg(test)]
     pub fn values(&self) -> impl Iterator<Item = u8> + '_ {
-        (0..self.pattern.size).map(|i| self.value(i))
+        (0..self.shape.size()).map(|i| self.value(i))
+    }
+
+    /// Its pattern (a test's table of pieces).
+    #[cfg(test)]
+    pub fn pattern(&self) -> &Pattern {
+        match &self.shape {
+            Shape::Pieces(p) => p,
+            Shape::Coords(_) => panic!("not a table of pieces"),
+        }
     }
 }
 
@@ -71,7 +181,7 @@ pub struct Heuristic {
 
 /// One table a budget calls for, and its cache file.
 pub struct Planned {
-    pub pattern: Pattern,
+    pub shape: Shape,
     pub file: Option<PathBuf>,
     /// Its file is in the cache, whole.
     pub cached: bool,
@@ -88,14 +198,14 @@ pub fn plan(
 ) -> Vec<Planned> {
     choose_patterns(model, actions, budget)
         .into_iter()
-        .map(|pattern| {
-            let file = cache.map(|d| d.join(file_name(puzzle_key, actions, cost, &pattern)));
+        .map(|shape| {
+            let file = cache.map(|d| d.join(file_name(puzzle_key, actions, cost, &shape)));
             let cached = file
                 .as_ref()
                 .and_then(|f| std::fs::metadata(f).ok())
-                .is_some_and(|m| m.len() == FILE_HEADER + pattern.bytes());
+                .is_some_and(|m| m.len() == FILE_HEADER + shape.bytes());
             Planned {
-                pattern,
+                shape,
                 file,
                 cached,
             }
@@ -131,12 +241,44 @@ impl Heuristic {
             budget,
             cache.map(|c| c.dir),
         );
+        Heuristic::from_plan(model, metric, actions, planned, cache, ctl)
+    }
+
+    /// Builds the tables of `shapes`, uncached (tests of the search with chosen tables).
+    #[cfg(test)]
+    pub fn of_shapes(
+        model: &Model,
+        metric: &Metric,
+        actions: &[Action],
+        shapes: Vec<Shape>,
+        ctl: &Control,
+    ) -> Result<Heuristic, SolveError> {
+        let planned = shapes
+            .into_iter()
+            .map(|shape| Planned {
+                shape,
+                file: None,
+                cached: false,
+            })
+            .collect();
+        Heuristic::from_plan(model, metric, actions, planned, None, ctl)
+    }
+
+    /// Builds (or loads from `cache`) the planned tables.
+    fn from_plan(
+        model: &Model,
+        metric: &Metric,
+        actions: &[Action],
+        planned: Vec<Planned>,
+        cache: Option<Cache>,
+        ctl: &Control,
+    ) -> Result<Heuristic, SolveError> {
         let map = cache.is_some_and(|c| c.map);
         // Progress counts the entries of the tables to build, over all of them.
         let mut total: u64 = planned
             .iter()
             .filter(|t| !t.cached)
-            .map(|t| t.pattern.size)
+            .map(|t| t.shape.size())
             .sum();
         let to_build = planned.iter().filter(|t| !t.cached).count();
         let (mut before, mut built) = (0u64, 0usize);
@@ -144,36 +286,26 @@ impl Heuristic {
         let mut pdbs = Vec::new();
         let mut report = Vec::new();
         for Planned {
-            pattern: p,
+            shape: p,
             file,
             cached,
         } in planned
         {
-            let what = format!(
-                "{} {:?}{} of orbit {}",
-                count(p.pieces.len(), "piece"),
-                p.pieces,
-                if p.all_ori {
-                    " and every orientation"
-                } else {
-                    ""
-                },
-                p.orbit
-            );
+            let what = p.describe();
             let mut _guard = None;
             if let Some(f) = &file {
                 if let Some(table) = load(f, p.bytes(), map) {
                     report.push(format!(
                         "{what}: {}, loaded from {}",
-                        count(p.size, "entry"),
+                        count(p.size(), "entry"),
                         f.display()
                     ));
-                    pdbs.push(Pdb { pattern: p, table });
+                    pdbs.push(Pdb { shape: p, table });
                     continue;
                 }
                 if cached {
                     // Its file was there but would not load: it is built after all.
-                    total += p.size;
+                    total += p.size();
                 }
                 // Not there: build it under its lock, unless another process built it
                 // while this one waited for the lock.
@@ -186,33 +318,30 @@ impl Heuristic {
                 if let Some(table) = load(f, p.bytes(), map) {
                     report.push(format!(
                         "{what}: {}, loaded from {} (built by another process)",
-                        count(p.size, "entry"),
+                        count(p.size(), "entry"),
                         f.display()
                     ));
-                    before += p.size;
-                    pdbs.push(Pdb { pattern: p, table });
+                    before += p.size();
+                    pdbs.push(Pdb { shape: p, table });
                     continue;
                 }
             }
             built += 1;
-            let label = format!(
-                "table {built} of {}: {} {}",
-                to_build.max(built),
-                p.pieces.len(),
-                if p.all_ori {
-                    "pieces and every orientation"
-                } else {
-                    "pieces"
-                }
-            );
+            let label = format!("table {built} of {}: {}", to_build.max(built), p.label());
             let t0 = std::time::Instant::now();
-            let size = p.size;
+            let size = p.size();
             let meter = Meter::new(ctl, label, before, total);
-            let pdb = Pdb::fill(model, p, actions, &metric.cost, &meter)?;
+            let pdb = match p {
+                Shape::Pieces(p) => Pdb::fill(model, p, actions, &metric.cost, &meter)?,
+                Shape::Coords(c) => Pdb {
+                    table: coord_fill::fill_coords(model, &c, actions, &metric.cost, &meter)?,
+                    shape: Shape::Coords(c),
+                },
+            };
             before += size;
             let mut line = format!(
                 "{what}: {}, built in {:.1} s",
-                count(pdb.pattern.size, "entry"),
+                count(pdb.shape.size(), "entry"),
                 t0.elapsed().as_secs_f64()
             );
             if let (Some(f), Some(c)) = (&file, cache) {

@@ -1,0 +1,338 @@
+//! The fill of a [`Coords`] table: breadth-first from the solved entry, level by level,
+//! on the table's own nibbles (15: not reached yet), with the parts' move tables. A block
+//! is the entries sharing every part but the fastest: a letter sends a whole block to one
+//! block, found once, and moves its entries by the fastest part's move table, so reads and
+//! writes stay within a few cache lines. A level is pushed (each entry at distance `d`
+//! sets its unreached neighbours) or pulled (each unreached entry looks for a neighbour
+//! at `d`, stopping at the first), whichever visits fewer entries. Other costs than 1 are
+//! always pulled: an entry gets `d + 1` when some letter of cost `c` leads to it from an
+//! entry at `d + 1 - c`, all of which are final. A nibble is set from 15 by an atomic AND,
+//! which two threads writing the same level's value may both do.
+
+use super::coords::Coords;
+use super::fill::Meter;
+use crate::bigbuf::BigBuf;
+use crate::error::SolveError;
+use crate::model::{Action, Model};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// Entries a task covers (whole blocks, at least one).
+const CHUNK: u64 = 1 << 16;
+
+/// The nibble of entry `i`.
+#[inline(always)]
+fn get(t: &[AtomicU8], i: u64) -> u8 {
+    (t[(i >> 1) as usize].load(Relaxed) >> ((i & 1) * 4)) & 15
+}
+
+/// Sets entry `i`, which was 15 (or is being set to `v` by another thread), to `v`;
+/// true when this call changed it.
+#[inline(always)]
+fn set(t: &[AtomicU8], i: u64, v: u8) -> bool {
+    let sh = (i & 1) * 4;
+    let old = t[(i >> 1) as usize].fetch_and(!((15 & !v) << sh), Relaxed);
+    (old >> sh) & 15 == 15
+}
+
+/// What a fill works with.
+struct Fill<'a> {
+    c: &'a Coords,
+    letters: usize,
+    /// Per part: where each letter sends each value, and where it comes from.
+    fwd: Vec<Vec<u32>>,
+    back: Vec<Vec<u32>>,
+    /// Entries of a block (values of the fastest part), and each slower part's place value
+    /// counted in blocks.
+    inner: u64,
+    block_weight: Vec<u64>,
+}
+
+impl Fill<'_> {
+    /// Per letter, the block that block `b` goes to (`moves` forward or back).
+    fn targets(&self, b: u64, back: bool, out: &mut [u64]) {
+        let last = self.c.parts.len() - 1;
+        out.fill(0);
+        for i in 0..last {
+            let v = (b / self.block_weight[i]) % self.c.sizes[i];
+            let t = if back { &self.back[i] } else { &self.fwd[i] };
+            let row = &t[v as usize * self.letters..(v as usize + 1) * self.letters];
+            for (o, &w) in out.iter_mut().zip(row) {
+                *o += w as u64 * self.block_weight[i];
+            }
+        }
+    }
+
+    /// One level from distance `d` over the blocks `lo..hi`: the entries set to `d + 1`.
+    fn level(&self, t: &[AtomicU8], d: u8, pull: bool, cost: &[u32], lo: u64, hi: u64) -> u64 {
+        let last = self.c.parts.len() - 1;
+        let l_n = self.letters;
+        let inner_moves = if pull {
+            &self.back[last]
+        } else {
+            &self.fwd[last]
+        };
+        let unit = cost.iter().all(|&c| c == 1);
+        let mut to = vec![0u64; l_n];
+        let mut n = 0u64;
+        for b in lo..hi {
+            let base = b * self.inner;
+            let mut ready = false;
+            for e in 0..self.inner {
+                let v = get(t, base + e);
+                if v != if pull { 15 } else { d } {
+                    continue;
+                }
+                if !ready {
+                    ready = true;
+                    self.targets(b, pull, &mut to);
+                    for x in to.iter_mut() {
+                        *x *= self.inner;
+                    }
+                }
+                let row = &inner_moves[e as usize * l_n..(e as usize + 1) * l_n];
+                if pull {
+                    for l in 0..l_n {
+                        let y = get(t, to[l] + row[l] as u64);
+                        let hit = if unit {
+                            y == d
+                        } else {
+                            y != 15 && y as u32 + cost[l] == d as u32 + 1
+                        };
+                        if hit {
+                            n += set(t, base + e, d + 1) as u64;
+                            break;
+                        }
+                    }
+                } else {
+                    for l in 0..l_n {
+                        let j = to[l] + row[l] as u64;
+                        if get(t, j) == 15 {
+                            n += set(t, j, d + 1) as u64;
+                        }
+                    }
+                }
+            }
+        }
+        n
+    }
+}
+
+/// Fills the table of `c` (two entries a byte) with the distances from the solved entry,
+/// 15 standing for 15 or more and for entries no position has.
+pub(super) fn fill_coords(
+    model: &Model,
+    c: &Coords,
+    actions: &[Action],
+    cost: &[u32],
+    meter: &Meter,
+) -> Result<BigBuf, SolveError> {
+    let letters = actions.len();
+    let moves_bytes: u64 = c.sizes.iter().map(|s| 8 * s * letters as u64).sum();
+    meter.ctl.reserve(
+        "a pattern database over several orbits (and its move tables)",
+        c.bytes() + moves_bytes,
+    )?;
+    let fwd = c.move_tables(model, actions);
+    let back: Vec<Vec<u32>> = fwd
+        .iter()
+        .map(|f| {
+            let mut b = vec![0u32; f.len()];
+            for (i, &to) in f.iter().enumerate() {
+                let (v, l) = (i / letters, i % letters);
+                b[to as usize * letters + l] = v as u32;
+            }
+            b
+        })
+        .collect();
+    let last = c.parts.len() - 1;
+    let inner = c.sizes[last];
+    let f = Fill {
+        c,
+        letters,
+        fwd,
+        back,
+        inner,
+        block_weight: c.weights.iter().map(|w| w / inner).collect(),
+    };
+    let mut buf = BigBuf::new(c.bytes() as usize, 0xff);
+    let t = buf.as_atomic();
+    let solved = c.index(&model.solved());
+    set(t, solved, 0);
+    let unit = cost.iter().all(|&x| x == 1);
+    let max_cost = cost.iter().copied().max().unwrap_or(1);
+    let blocks = c.size / inner;
+    let per_chunk = (CHUNK / inner).max(1);
+    let chunks = blocks.div_ceil(per_chunk);
+    let (mut filled, mut frontier, mut d, mut empty) = (1u64, 1u64, 0u8, 0u32);
+    while d < 14 && filled < c.size {
+        meter.ctl.check()?;
+        let unknown = c.size - filled;
+        let pull = !unit || 4 * frontier > unknown;
+        meter.report(d + 1, filled, true);
+        let so_far = AtomicU64::new(0);
+        let newly = (0..chunks)
+            .into_par_iter()
+            .map(|k| -> Result<u64, SolveError> {
+                meter.ctl.check()?;
+                let lo = k * per_chunk;
+                let n = f.level(t, d, pull, cost, lo, (lo + per_chunk).min(blocks));
+                let all = so_far.fetch_add(n, Relaxed) + n;
+                meter.report(d + 1, filled + all, false);
+                Ok(n)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))?;
+        filled += newly;
+        frontier = newly;
+        d += 1;
+        // With unit costs an empty level ends the search; otherwise a gap as long as the
+        // dearest letter does.
+        empty = if newly == 0 { empty + 1 } else { 0 };
+        if empty >= if unit { 1 } else { max_cost } {
+            break;
+        }
+    }
+    Ok(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::coords::Part;
+    use super::super::fixtures::{cube2_qtm, cube3_htm};
+    use super::*;
+    use puz_core::Control;
+    use std::collections::HashMap;
+
+    /// Distances of the parts' values by a breadth-first search of the abstract puzzle on
+    /// whole states projected to their parts (the letters' permutations on points).
+    fn bfs(model: &Model, c: &Coords, perms: &[puz_core::Perm]) -> HashMap<Vec<u64>, u8> {
+        let key =
+            |s: &[u8]| -> Vec<u64> { (0..c.parts.len()).map(|i| c.part_value(i, s)).collect() };
+        let solved = model.solved();
+        let mut dist = HashMap::from([(key(&solved), 0u8)]);
+        let mut layer = vec![model.perm_of(&solved)];
+        let mut d = 0;
+        while !layer.is_empty() {
+            d += 1;
+            let mut next = Vec::new();
+            for p in &layer {
+                for g in perms {
+                    let q = p.then(g);
+                    let k = key(&model.state_of(&q).unwrap());
+                    if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(k) {
+                        e.insert(d);
+                        next.push(q);
+                    }
+                }
+            }
+            layer = next;
+        }
+        dist
+    }
+
+    fn check(model: &Model, c: Coords, actions: &[Action], cost: &[u32], perms: &[puz_core::Perm]) {
+        let ctl = Control::default();
+        let meter = Meter::new(&ctl, String::new(), 0, c.size);
+        let table = fill_coords(model, &c, actions, cost, &meter).unwrap();
+        let dist = bfs(model, &c, perms);
+        let value = |i: u64| (table[(i >> 1) as usize] >> ((i & 1) * 4)) & 15;
+        let reached = (0..c.size).filter(|&i| value(i) != 15).count();
+        assert_eq!(reached, dist.len());
+        for (k, &v) in &dist {
+            let i: u64 = k.iter().zip(&c.weights).map(|(x, w)| x * w).sum();
+            assert_eq!(value(i), v.min(15), "{k:?}");
+        }
+    }
+
+    #[test]
+    fn cube2_table_is_a_search_of_its_parts() {
+        // 2x2x2 in qtm: the twist at every location and where three corners are.
+        let (model, qtm, actions) = cube2_qtm();
+        let c = Coords::new(
+            &model,
+            vec![
+                Part::Ori { orbit: 0 },
+                Part::Set {
+                    orbit: 0,
+                    pieces: vec![0, 3, 5],
+                },
+            ],
+        )
+        .unwrap();
+        check(&model, c, &actions, &qtm.cost, &qtm.alphabet.perms);
+    }
+
+    #[test]
+    fn cube3_edge_flips_and_slice() {
+        // 3x3x3 in htm: the edge flips with the set of the four slice edges (1,013,760
+        // entries, every level pushed then pulled).
+        let (model, htm, actions) = cube3_htm();
+        let c = Coords::new(
+            &model,
+            vec![
+                Part::Ori { orbit: 1 },
+                Part::Set {
+                    orbit: 1,
+                    pieces: vec![8, 9, 10, 11],
+                },
+            ],
+        )
+        .unwrap();
+        check(&model, c, &actions, &htm.cost, &htm.alphabet.perms);
+    }
+
+    #[test]
+    fn other_costs_are_pulled_right() {
+        // The 2x2x2 in qtm with the half turns as letters of cost 2 and 3 (made up):
+        // the same distances as a search that weighs its letters.
+        let (model, qtm, _) = cube2_qtm();
+        let mut perms = qtm.alphabet.perms.clone();
+        let mut cost = qtm.cost.clone();
+        for (i, p) in qtm.alphabet.perms.iter().enumerate() {
+            perms.push(p.then(p));
+            cost.push(2 + (i % 2) as u32);
+        }
+        let actions: Vec<Action> = perms.iter().map(|p| model.action(p).unwrap()).collect();
+        let c = Coords::new(
+            &model,
+            vec![
+                Part::Ori { orbit: 0 },
+                Part::Set {
+                    orbit: 0,
+                    pieces: vec![2, 7],
+                },
+            ],
+        )
+        .unwrap();
+        let ctl = Control::default();
+        let meter = Meter::new(&ctl, String::new(), 0, c.size);
+        let table = fill_coords(&model, &c, &actions, &cost, &meter).unwrap();
+        // Dijkstra on the parts' values through the move tables.
+        let mt = c.move_tables(&model, &actions);
+        let n = c.size as usize;
+        let mut dist = vec![u32::MAX; n];
+        let solved = c.index(&model.solved()) as usize;
+        dist[solved] = 0;
+        let mut heap = std::collections::BinaryHeap::from([std::cmp::Reverse((0u32, solved))]);
+        while let Some(std::cmp::Reverse((dv, i))) = heap.pop() {
+            if dv > dist[i] {
+                continue;
+            }
+            for (l, &cl) in cost.iter().enumerate() {
+                let mut j = 0usize;
+                for (p, moves) in mt.iter().enumerate() {
+                    let v = (i as u64 / c.weights[p]) % c.sizes[p];
+                    j += moves[v as usize * actions.len() + l] as usize * c.weights[p] as usize;
+                }
+                if dv + cl < dist[j] {
+                    dist[j] = dv + cl;
+                    heap.push(std::cmp::Reverse((dv + cl, j)));
+                }
+            }
+        }
+        for (i, &want) in dist.iter().enumerate() {
+            let got = (table[i >> 1] >> ((i & 1) * 4)) & 15;
+            assert_eq!(got as u32, want.min(15), "entry {i}");
+        }
+    }
+}

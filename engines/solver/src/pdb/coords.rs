@@ -1,0 +1,430 @@
+//! [`Coords`]: a table over several orbits at once, after Kociemba's phase-1 coordinates.
+//! Its entry is a tuple of parts, each a function of the position that every letter maps
+//! onto itself (so the table holds distances in an abstract puzzle whose positions are the
+//! tuples, and a value is a lower bound of the position's distance):
+//!
+//! - [`Part::Ori`]: the orientation at every location of an orbit (whichever piece is
+//!   there), `twist^n` or `twist^(n-1)` values when the letters keep the orientation sum;
+//! - [`Part::Set`]: the set of locations a subset of an orbit's pieces occupies, the pieces
+//!   taken as identical: `C(n, k)` values, ranked in the combinatorial number system.
+//!
+//! Look-ups on the inverse: the table is read on the state of `p^-1`, computed whole
+//! (`Model::inverse`), whose distance is `p`'s when every letter costs what its inverse
+//! costs (the only case the solver reads inverses). What would not be sound is to derive
+//! the inverse's entry from `p`'s: with the set's pieces taken as identical, `p`'s entry
+//! does not determine it. Look-ups on conjugates `c^-1 p c` by symmetries are sound for
+//! the same reason (the same distance; see `optimal/axes.rs`).
+//!
+//! The index is mixed-radix over the parts, the largest part fastest. Each part gets a
+//! move table (its value after each letter), so the fill ([`super::coord_fill`]) never
+//! builds a position.
+
+use crate::model::{Action, Model};
+
+/// Parts of a [`Coords`] table larger than this are refused (their move tables would be
+/// large).
+pub const MAX_PART: u64 = 1 << 22;
+
+/// One part of a [`Coords`] entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The orientation at every location of the orbit.
+    Ori { orbit: usize },
+    /// The set of locations the `pieces` (sorted) of the orbit occupy.
+    Set { orbit: usize, pieces: Vec<u8> },
+}
+
+impl Part {
+    pub fn orbit(&self) -> usize {
+        match self {
+            Part::Ori { orbit } | Part::Set { orbit, .. } => *orbit,
+        }
+    }
+}
+
+/// What a part reads of a state, and how.
+#[derive(Clone, Debug)]
+struct Reader {
+    start: usize,
+    n: usize,
+    /// Ori: digits read (`n` or `n - 1`) and the twist; Set: the number of pieces.
+    digits: usize,
+    twist: u8,
+    /// Per cell: its orientation (Ori) or 1 when its piece is in the set (Set).
+    of_cell: Vec<u8>,
+    /// Set: `binom[l * (k + 2) + j]` is `C(l, j)`.
+    binom: Vec<u64>,
+    set: bool,
+}
+
+impl Reader {
+    /// The part's value in a state.
+    #[inline]
+    fn value(&self, s: &[u8]) -> u64 {
+        let cells = &s[self.start..self.start + self.n];
+        if self.set {
+            // Locations in increasing order; the j-th member (from 1) at l adds C(l, j).
+            let row = self.digits + 2;
+            let (mut j, mut r) = (0usize, 0u64);
+            for (l, &c) in cells.iter().enumerate() {
+                let m = self.of_cell[c as usize] as usize;
+                j += m;
+                r += self.binom[l * row + j] * m as u64;
+            }
+            r
+        } else {
+            let t = self.twist as u64;
+            cells[..self.digits]
+                .iter()
+                .fold(0u64, |r, &c| r * t + self.of_cell[c as usize] as u64)
+        }
+    }
+}
+
+/// `C(n, k)`, at most `u64::MAX` (the products in 128 bits: `n` is at most 64 here).
+fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let c = (0..k as u128).fold(1u128, |r, i| r * (n as u128 - i) / (i + 1));
+    c.min(u64::MAX as u128) as u64
+}
+
+/// A table over parts of several orbits (see the module header).
+#[derive(Clone, Debug)]
+pub struct Coords {
+    /// The parts, the slowest first.
+    pub parts: Vec<Part>,
+    /// Values of each part, and its place value in the index.
+    pub sizes: Vec<u64>,
+    pub weights: Vec<u64>,
+    /// Entries in the table.
+    pub size: u64,
+    readers: Vec<Reader>,
+}
+
+impl Coords {
+    /// The table of `parts` (in any order), or `None` when a part is not one of the model
+    /// (an orbit out of range, an orientation part of an orbit without twist, a set that
+    /// is empty, the whole orbit or holds a piece twice) or a part or the table is too
+    /// large (see [`MAX_PART`]).
+    pub fn new(model: &Model, parts: Vec<Part>) -> Option<Coords> {
+        let mut parts = parts;
+        let mut sized = Vec::new();
+        for part in parts.drain(..) {
+            let o = model.orbits.get(part.orbit())?;
+            let size = match &part {
+                Part::Ori { .. } => {
+                    if o.twist < 2 {
+                        return None;
+                    }
+                    let digits = o.size - o.ori_sum_fixed as usize;
+                    (o.twist as u64).checked_pow(digits as u32)?
+                }
+                Part::Set { pieces, .. } => {
+                    let mut p = pieces.clone();
+                    p.sort_unstable();
+                    p.dedup();
+                    if p.len() != pieces.len()
+                        || p.is_empty()
+                        || p.len() >= o.size
+                        || p.iter().any(|&x| x as usize >= o.size)
+                        || o.size > 64
+                    {
+                        return None;
+                    }
+                    binomial(o.size as u64, p.len() as u64)
+                }
+            };
+            if size > MAX_PART {
+                return None;
+            }
+            let part = match part {
+                Part::Set { orbit, mut pieces } => {
+                    pieces.sort_unstable();
+                    Part::Set { orbit, pieces }
+                }
+                p => p,
+            };
+            if sized.iter().any(|(q, _)| *q == part) {
+                return None;
+            }
+            sized.push((part, size));
+        }
+        if sized.is_empty() {
+            return None;
+        }
+        // The largest part fastest: the fill turns whole blocks of it at once.
+        sized.sort_by_key(|(p, s)| (*s, p.orbit()));
+        let sizes: Vec<u64> = sized.iter().map(|(_, s)| *s).collect();
+        let mut weights = vec![1u64; sizes.len()];
+        for i in (0..sizes.len() - 1).rev() {
+            weights[i] = weights[i + 1].checked_mul(sizes[i + 1])?;
+        }
+        let size = weights[0].checked_mul(sizes[0])?;
+        if size > 1 << 40 {
+            return None;
+        }
+        let parts: Vec<Part> = sized.into_iter().map(|(p, _)| p).collect();
+        let readers = parts.iter().map(|p| reader(model, p)).collect();
+        Some(Coords {
+            parts,
+            sizes,
+            weights,
+            size,
+            readers,
+        })
+    }
+
+    /// The index of a full byte state.
+    #[inline]
+    pub fn index(&self, s: &[u8]) -> u64 {
+        self.readers
+            .iter()
+            .zip(&self.weights)
+            .map(|(r, &w)| r.value(s) * w)
+            .sum()
+    }
+
+    /// The value of part `i` in a state.
+    pub(super) fn part_value(&self, i: usize, s: &[u8]) -> u64 {
+        self.readers[i].value(s)
+    }
+
+    /// Bytes of its table (two entries a byte).
+    pub fn bytes(&self) -> u64 {
+        self.size.div_ceil(2)
+    }
+
+    /// A state whose part `i` has the value `v` (the other cells solved; not always a
+    /// position of the puzzle, which the move tables do not need).
+    pub(super) fn state_with(&self, model: &Model, i: usize, v: u64) -> Vec<u8> {
+        let mut s = model.solved();
+        let r = &self.readers[i];
+        let t = r.twist as usize;
+        let cells = &mut s[r.start..r.start + r.n];
+        match &self.parts[i] {
+            Part::Ori { .. } => {
+                let mut v = v;
+                let mut sum = 0usize;
+                for l in (0..r.digits).rev() {
+                    let d = (v % t as u64) as usize;
+                    v /= t as u64;
+                    sum += d;
+                    cells[l] = (l * t + d) as u8;
+                }
+                if r.digits < r.n {
+                    let l = r.n - 1;
+                    cells[l] = (l * t + (t - sum % t) % t) as u8;
+                }
+            }
+            Part::Set { pieces, .. } => {
+                let locs = unrank_set(v, pieces.len(), &r.binom);
+                let mut others = (0..r.n as u8).filter(|p| !pieces.contains(p));
+                let mut ours = pieces.iter();
+                for (l, c) in cells.iter_mut().enumerate() {
+                    let p = if locs.contains(&(l as u8)) {
+                        ours.next().copied()
+                    } else {
+                        others.next()
+                    };
+                    *c = p.unwrap_or(0) * t as u8;
+                }
+            }
+        }
+        s
+    }
+
+    /// Per part: `moves[i][v * letters + l]`, the value of part `i` after letter `l` from
+    /// the value `v`.
+    pub(super) fn move_tables(&self, model: &Model, actions: &[Action]) -> Vec<Vec<u32>> {
+        let mut out = vec![0u8; model.n];
+        (0..self.parts.len())
+            .map(|i| {
+                let mut t = Vec::with_capacity(self.sizes[i] as usize * actions.len());
+                for v in 0..self.sizes[i] {
+                    let s = self.state_with(model, i, v);
+                    for a in actions {
+                        model.apply(a, &s, &mut out);
+                        t.push(self.part_value(i, &out) as u32);
+                    }
+                }
+                t
+            })
+            .collect()
+    }
+
+    /// What the table follows, in words.
+    pub fn describe(&self) -> String {
+        let what: Vec<String> = self
+            .parts
+            .iter()
+            .map(|p| match p {
+                Part::Ori { orbit } => {
+                    format!("the orientation at every location of orbit {orbit}")
+                }
+                Part::Set { orbit, pieces } => {
+                    format!("the set of locations of pieces {pieces:?} of orbit {orbit}")
+                }
+            })
+            .collect();
+        what.join(", ")
+    }
+}
+
+fn reader(model: &Model, p: &Part) -> Reader {
+    let o = &model.orbits[p.orbit()];
+    let t = o.twist as usize;
+    let cells = o.size * t;
+    match p {
+        Part::Ori { .. } => Reader {
+            start: o.start,
+            n: o.size,
+            digits: o.size - o.ori_sum_fixed as usize,
+            twist: o.twist,
+            of_cell: (0..256).map(|c| (c % t) as u8).collect(),
+            binom: Vec::new(),
+            set: false,
+        },
+        Part::Set { pieces, .. } => {
+            let k = pieces.len();
+            Reader {
+                start: o.start,
+                n: o.size,
+                digits: k,
+                twist: o.twist,
+                of_cell: (0..256)
+                    .map(|c| (c < cells && pieces.contains(&((c / t) as u8))) as u8)
+                    .collect(),
+                binom: (0..o.size as u64)
+                    .flat_map(|l| (0..k as u64 + 2).map(move |j| binomial(l, j)))
+                    .collect(),
+                set: true,
+            }
+        }
+    }
+}
+
+/// The locations (increasing) of the set of `k` locations of rank `r`.
+fn unrank_set(mut r: u64, k: usize, binom: &[u64]) -> Vec<u8> {
+    let row = k + 2;
+    let n = binom.len() / row;
+    let mut locs = vec![0u8; k];
+    let mut hi = n;
+    for j in (1..=k).rev() {
+        // The largest l below hi with C(l, j) <= r.
+        let mut l = hi - 1;
+        while binom[l * row + j] > r {
+            l -= 1;
+        }
+        locs[j - 1] = l as u8;
+        r -= binom[l * row + j];
+        hi = l;
+    }
+    locs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::{cube2_qtm, cube3_htm};
+    use super::*;
+    use proptest::prelude::*;
+
+    fn edges_slice() -> Vec<Part> {
+        vec![
+            Part::Ori { orbit: 1 },
+            Part::Set {
+                orbit: 1,
+                pieces: vec![8, 9, 10, 11],
+            },
+        ]
+    }
+
+    #[test]
+    fn phase_one_sizes() {
+        let (model, _, _) = cube3_htm();
+        let mut parts = edges_slice();
+        parts.push(Part::Ori { orbit: 0 });
+        let c = Coords::new(&model, parts).unwrap();
+        assert_eq!(c.sizes, [495, 2048, 2187]);
+        assert_eq!(c.size, 2_217_093_120);
+        assert_eq!(c.bytes(), 1_108_546_560);
+        // Refused: a whole orbit as a set, a repeated piece, twist 1, an unknown orbit.
+        let bad = |p: Part| Coords::new(&model, vec![p]).is_none();
+        assert!(bad(Part::Set {
+            orbit: 1,
+            pieces: (0..12).collect()
+        }));
+        assert!(bad(Part::Set {
+            orbit: 1,
+            pieces: vec![3, 3]
+        }));
+        assert!(bad(Part::Ori { orbit: 7 }));
+        assert!(Coords::new(&model, vec![]).is_none());
+        assert_eq!(binomial(64, 32), 1_832_624_140_942_590_534);
+        assert_eq!(binomial(12, 4), 495);
+        assert!(
+            Coords::new(&model, vec![Part::Ori { orbit: 1 }, Part::Ori { orbit: 1 }]).is_none()
+        );
+    }
+
+    #[test]
+    fn every_index_is_reached_once() {
+        // The index of the states built for each value of each part is that value: a
+        // bijection between values and indices (2x2x2: 3^7 orientations, C(8, 3) sets;
+        // 3x3x3 edges: 2^11, C(12, 4)).
+        let (m2, _, _) = cube2_qtm();
+        let (m3, _, _) = cube3_htm();
+        let c2 = vec![
+            Part::Ori { orbit: 0 },
+            Part::Set {
+                orbit: 0,
+                pieces: vec![1, 4, 6],
+            },
+        ];
+        for (model, parts) in [(m2, c2), (m3, edges_slice())] {
+            let c = Coords::new(&model, parts).unwrap();
+            for i in 0..c.parts.len() {
+                let mut seen = vec![false; c.sizes[i] as usize];
+                for v in 0..c.sizes[i] {
+                    let s = c.state_with(&model, i, v);
+                    assert_eq!(c.part_value(i, &s), v);
+                    seen[v as usize] = true;
+                }
+                assert!(seen.iter().all(|&x| x));
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn move_tables_follow_the_letters(
+            moves in proptest::collection::vec(0usize..18, 0..30),
+            l in 0usize..18,
+        ) {
+            // A random 3x3x3 position's parts, moved by the tables, are the parts of the
+            // position after the letter.
+            let (model, _, actions) = cube3_htm();
+            let mut parts = edges_slice();
+            parts.push(Part::Ori { orbit: 0 });
+            let c = Coords::new(&model, parts).unwrap();
+            let mt = c.move_tables(&model, &actions);
+            let mut s = model.solved();
+            let mut out = s.clone();
+            for m in moves {
+                model.apply(&actions[m], &s, &mut out);
+                std::mem::swap(&mut s, &mut out);
+            }
+            model.apply(&actions[l], &s, &mut out);
+            let mut idx = 0;
+            for (i, moves) in mt.iter().enumerate() {
+                let v = c.part_value(i, &s) as usize;
+                let after = moves[v * actions.len() + l] as u64;
+                prop_assert_eq!(after, c.part_value(i, &out));
+                idx += after * c.weights[i];
+            }
+            prop_assert_eq!(idx, c.index(&out));
+            prop_assert!(c.index(&out) < c.size);
+        }
+    }
+}
