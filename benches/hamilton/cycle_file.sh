@@ -5,8 +5,8 @@
 #
 #   bash benches/hamilton/cycle_file.sh qtm     # the whole 3x3x3, quarter turns: ~8 min, 8 GiB
 #   bash benches/hamilton/cycle_file.sh htm     # the whole 3x3x3, half-turn metric: the same
-#   bash benches/hamilton/cycle_file.sh cube4   # the 4x4x4's outer faces: about an hour to
-#                                               # build, 12 GiB; certified only with CERTIFY=1
+#   bash benches/hamilton/cycle_file.sh cube4   # the 4x4x4's outer faces: its joining level
+#                                               # does not finish yet; CERTIFY=1 to certify
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v /usr/bin/time >/dev/null || apt-get install -y -q time >/dev/null
