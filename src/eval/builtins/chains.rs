@@ -96,18 +96,11 @@ fn engines(
 
 /// `new` cut to one move when every other is a power of it (`[D, D2]` -> `[D]`, with
 /// `[D2]` beside it); else as is.
-fn single_new_move(new: &[u32], alpha: &puz_core::Alphabet) -> (Vec<u32>, Vec<u32>) {
-    let powers_of = |d: u32| {
-        let p = &alpha.perms[d as usize];
-        let mut pow = p.clone();
-        let mut seen = vec![pow.clone()];
-        while !pow.is_identity() && seen.len() <= 4096 {
-            pow = pow.then(p);
-            seen.push(pow.clone());
-        }
-        new.iter().all(|&e| seen.contains(&alpha.perms[e as usize]))
-    };
-    match new.iter().find(|&&d| powers_of(d)) {
+fn single_new_move(new: &[u32], p: &crate::eval::puzzle_ctx::PuzzleCtx) -> (Vec<u32>, Vec<u32>) {
+    match new
+        .iter()
+        .find(|&&d| new.iter().all(|&e| groups::is_power_of(p, e, d)))
+    {
         Some(&d) if new.len() > 1 => (vec![d], new.iter().copied().filter(|&e| e != d).collect()),
         _ => (new.to_vec(), Vec::new()),
     }
@@ -261,7 +254,7 @@ pub fn hamilton_along(
         // Moves that are powers of one of them (the half turn D2 beside D) add no
         // position that move does not: the level is built on it, and the others open
         // detours beside it where it commutes with a move below.
-        let (new, also) = single_new_move(&new, &p.alphabet);
+        let (new, also) = single_new_move(&new, &p);
         let [d] = new[..] else {
             let at = if k < es.len() - 1 || list_items(chain).len() == es.len() {
                 chain.item_span(k.min(list_items(chain).len() - 1))

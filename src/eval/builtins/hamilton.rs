@@ -86,24 +86,18 @@ fn describe(r: &Report, s: &SeqVal, g: &GroupVal, mode: Mode) -> String {
         ));
     }
     match (mode, r.kind) {
-        (_, Kind::Cycle) => {
-            out.push_str(&format!(
-                "Hamilton cycle of {}: {}, {}, returns to start\n",
-                g.text,
-                count(r.steps, "move"),
-                count(r.visited, "distinct position")
-            ));
-            out.extend(off_generators(&s.word, g));
-        }
-        (_, Kind::Path) => {
-            out.push_str(&format!(
-                "Hamilton path of {}: {}, all {} once\n",
-                g.text,
-                count(r.steps, "move"),
-                count(r.visited, "position")
-            ));
-            out.extend(off_generators(&s.word, g));
-        }
+        (_, Kind::Cycle) => out.push_str(&format!(
+            "Hamilton cycle of {}: {}, {}, returns to start\n",
+            g.text,
+            count(r.steps, "move"),
+            count(r.visited, "distinct position")
+        )),
+        (_, Kind::Path) => out.push_str(&format!(
+            "Hamilton path of {}: {}, all {} once\n",
+            g.text,
+            count(r.steps, "move"),
+            count(r.visited, "position")
+        )),
         (Mode::Hamilton, Kind::Neither) => match &r.first_repeat {
             Some(rep) => out.push_str(&format!(
                 "not a Hamilton path: position {} repeats position {} ({}{}); {} of {} visited\n  the repeated position: {}\n",
@@ -133,6 +127,9 @@ fn describe(r: &Report, s: &SeqVal, g: &GroupVal, mode: Mode) -> String {
             )),
         },
         (Mode::Devil, Kind::Neither) => {}
+    }
+    if r.kind != Kind::Neither {
+        out.extend(off_generators(&s.word, g));
     }
     if mode == Mode::Devil {
         match r.all_seen_at {

@@ -33,6 +33,18 @@ struct Pieces {
 }
 
 impl Pieces {
+    /// The whole rotated cycle, forwards: the path before any rotation.
+    fn whole(nn: usize) -> Pieces {
+        Pieces {
+            pieces: vec![Piece {
+                start: 0,
+                count: nn,
+                forward: true,
+            }],
+            joins: vec![],
+        }
+    }
+
     /// The place on the path of rotated index `r`.
     fn place(&self, r: usize) -> usize {
         let mut before = 0;
@@ -186,14 +198,7 @@ pub fn rotated_path(
             let here = &starts[a - a0];
             let ca = letters[a] as usize;
             let next = here.then(&alpha.perms[ca]);
-            let base = Pieces {
-                pieces: vec![Piece {
-                    start: 0,
-                    count: nn,
-                    forward: true,
-                }],
-                joins: vec![],
-            };
+            let base = Pieces::whole(nn);
             let rot_letter = |r: usize| letters[(r + a + 1) % nn] as u32;
             let ctx = Search {
                 alpha,
@@ -307,14 +312,7 @@ mod tests {
         let rot_letter = |r: usize| letters[(r + cut + 1) % nn] as u32;
         let mut m = Measure::new(&a, n);
         let rot = m.rotate(&c, cut as u128 + 1);
-        let base = Pieces {
-            pieces: vec![Piece {
-                start: 0,
-                count: nn,
-                forward: true,
-            }],
-            joins: vec![],
-        };
+        let base = Pieces::whole(nn);
         let e0 = a.perms[a.inverse[ca] as usize].clone();
         let mut stack = vec![(base, e0, pp.clone(), 0usize)];
         let id = Perm::identity(n);
