@@ -222,22 +222,38 @@ impl Metric {
     pub fn atm(puzzle: &Puzzle, moves: &[&str], ctl: &Control) -> Result<Metric, SolveError> {
         let ms = select_moves(puzzle, moves)?;
         let perms: Vec<&Perm> = ms.iter().map(|&m| &puzzle.moves[m].perm).collect();
-        let commute = |a: &Perm, b: &Perm| a.commutes_with(b);
+        // Two moves commute when they agree on the points either one moves, so a pair
+        // costs its supports, not the puzzle's size (row(1000) has half a million pairs).
+        let moved: Vec<Vec<usize>> = perms
+            .iter()
+            .map(|p| (0..p.degree()).filter(|&x| p.image(x) != x).collect())
+            .collect();
+        let commute_ix = |i: usize, j: usize| {
+            let (a, b) = (perms[i], perms[j]);
+            moved[i]
+                .iter()
+                .chain(&moved[j])
+                .all(|&x| a.image(b.image(x)) == b.image(a.image(x)))
+        };
         let n = ms.len();
-        let mut comp: Vec<usize> = (0..n).collect();
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn root(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
         for i in 0..n {
             ctl.check()?;
             for j in 0..i {
-                if commute(perms[i], perms[j]) {
-                    let (ci, cj) = (comp[i], comp[j]);
-                    for c in comp.iter_mut() {
-                        if *c == ci {
-                            *c = cj;
-                        }
-                    }
+                if commute_ix(i, j) {
+                    let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+                    parent[ri] = rj;
                 }
             }
         }
+        let comp: Vec<usize> = (0..n).map(|i| root(&mut parent, i)).collect();
         let mut axes: Vec<Vec<usize>> = Vec::new();
         let mut axis_of: HashMap<usize, usize> = HashMap::new();
         for (i, &c) in comp.iter().enumerate() {
@@ -252,8 +268,8 @@ impl Metric {
             for &i in axis {
                 ctl.check()?;
                 for &j in axis {
-                    if !commute(perms[i], perms[j]) {
-                        let path = commuting_path(i, j, n, |a, b| commute(perms[a], perms[b]));
+                    if !commute_ix(i, j) {
+                        let path = commuting_path(i, j, n, commute_ix);
                         let via: Vec<&str> = path.iter().map(|&k| name(k)).collect();
                         return invalid(format!(
                             "atm: moves {} and {} do not commute, yet a chain of commuting \
