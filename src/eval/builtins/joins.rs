@@ -129,97 +129,54 @@ pub fn join(
         for (i, &l) in letters.iter().enumerate() {
             paths[i] = m.path_with_effect(top, l);
         }
-        for (si, s) in shapes.iter().enumerate() {
-            if !gadgets.iter().any(|g| {
-                g.effects
-                    .iter()
-                    .any(|&e| e == 4 + 2 * si || e == 5 + 2 * si)
-            }) {
+        // Shapes are searched one at a time, and the cosets joined with the paths at hand
+        // before the next shape is looked for: `x'yxy'x` takes four rotations, a search
+        // that can run for an hour on a large bottom group (the 4x4x4's `<U, R>`), and the
+        // gadgets without it often suffice.
+        let mut tried = None;
+        for stage in 0..=shapes.len() {
+            if stage > 0 {
+                let si = stage - 1;
+                let needed = gadgets.iter().any(|g| {
+                    g.effects
+                        .iter()
+                        .any(|&e| e == 4 + 2 * si || e == 5 + 2 * si)
+                });
+                if !needed {
+                    continue;
+                }
+                let s = &shapes[si];
+                let text: Vec<&str> = s.iter().map(|&l| sub.names[l as usize].as_str()).collect();
+                ctx.ctl.progress(&format!(
+                    "joins: a Hamilton path with the effect {}",
+                    text.join(" ")
+                ));
+                let e = &effects[4 + 2 * si];
+                // `x'y'x` takes two rotations, `x'yxy'x` four: a search allowed more than
+                // it needs explores deeper at every cut before the one that works, one
+                // allowed fewer scans every cut before giving up.
+                let depth = if si == 0 { 2 } else { 4 };
+                let mut found =
+                    rotated_path(sub, below.bottom_cycle, below.bottom, e, depth, ctx.ctl)
+                        .map_err(interrupted(span))?;
+                if found.is_none() && depth < 4 {
+                    found = rotated_path(sub, below.bottom_cycle, below.bottom, e, 4, ctx.ctl)
+                        .map_err(interrupted(span))?;
+                }
+                let Some(p) = found else { continue };
+                let path = carry_up(ctx, alpha, below, balance_full(&to_full(&p)), span)?;
+                paths[5 + 2 * si] = Some(inverse(path.clone()));
+                paths[4 + 2 * si] = Some(path);
+            }
+            let have = paths.iter().filter(|p| p.is_some()).count();
+            if tried == Some(have) {
                 continue;
             }
-            let text: Vec<&str> = s.iter().map(|&l| sub.names[l as usize].as_str()).collect();
-            ctx.ctl.progress(&format!(
-                "joins: a Hamilton path with the effect {}",
-                text.join(" ")
-            ));
-            let e = &effects[4 + 2 * si];
-            // `x'y'x` takes two rotations, `x'yxy'x` four: a search allowed more than it
-            // needs explores deeper at every cut before the one that works, one allowed
-            // fewer scans every cut before giving up.
-            let depth = if si == 0 { 2 } else { 4 };
-            let mut found = rotated_path(sub, below.bottom_cycle, below.bottom, e, depth, ctx.ctl)
-                .map_err(interrupted(span))?;
-            if found.is_none() && depth < 4 {
-                found = rotated_path(sub, below.bottom_cycle, below.bottom, e, 4, ctx.ctl)
-                    .map_err(interrupted(span))?;
+            tried = Some(have);
+            if let Some(w) = try_join(ctx, alpha, below, &paths, &gadgets, order, span)? {
+                return Ok(w);
             }
-            let Some(p) = found else { continue };
-            let mut path = balance_full(&to_full(&p));
-            for k in 1..below.cycles.len() {
-                let opts = SpliceOptions {
-                    path: Some(path.clone()),
-                    ..Default::default()
-                };
-                let (w, _) = commuting_level(
-                    alpha,
-                    &below.cycles[k - 1],
-                    below.keys[k - 1],
-                    below.orders[k],
-                    below.adds[k - 1],
-                    &opts,
-                    ctx.ctl,
-                )
-                .map_err(chain_err(span, "carrying a path up the chain"))?;
-                path = w;
-            }
-            paths[4 + 2 * si] = Some(path.clone());
-            paths[5 + 2 * si] = Some(inverse(path));
         }
-        // Gadgets whose paths all exist; the paths renumbered.
-        let have: Vec<usize> = (0..paths.len()).filter(|&i| paths[i].is_some()).collect();
-        let renum = |e: usize| have.iter().position(|&h| h == e);
-        let gadgets: Vec<Gadget> = gadgets
-            .into_iter()
-            .filter_map(|g| {
-                let effects: Option<Vec<usize>> = g.effects.iter().map(|&e| renum(e)).collect();
-                effects.map(|effects| Gadget { effects, ..g })
-            })
-            .collect();
-        let Some(root) = renum(0) else { continue };
-        if gadgets.is_empty() {
-            continue;
-        }
-        let words: Vec<Word> = have.iter().map(|&i| paths[i].clone().unwrap()).collect();
-        let (w, stats) = match joining_level(
-            alpha,
-            &words,
-            root,
-            &gadgets,
-            *below.keys.last().expect("a level below"),
-            order,
-            &JoinOptions::default(),
-            ctx.ctl,
-        ) {
-            Ok(x) => x,
-            // These gadgets do not reach every coset: the next pair's may.
-            Err(e @ (ChainError::NotReached { .. } | ChainError::Invalid(_))) => {
-                ctx.ctl.progress(&format!("joins: {e}"));
-                continue;
-            }
-            Err(e) => return Err(chain_err(span, "joining the cosets")(e)),
-        };
-        ctx.ctl.progress(&format!(
-            "joins: {} cosets by {} gadgets ({} placed by the exact cover)",
-            stats.cosets,
-            stats
-                .gadgets
-                .iter()
-                .map(|(s, c)| format!("{c} of {s}"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            stats.covered
-        ));
-        return Ok(w);
     }
     let name = &alpha.names[d as usize];
     Err(Diag::new(
@@ -231,6 +188,99 @@ pub fn join(
         ),
     )
     .with_help("each group of the chain adds one move: one that commutes with a move of the group below (as D with U), or one that gadgets join (as F over <U, R, D, L> on the 3x3x3)"))
+}
+
+/// A path of the bottom group carried up the commuting levels: a Hamilton path of the
+/// top of `below` with the same effect.
+fn carry_up(
+    ctx: &mut Ctx,
+    alpha: &Alphabet,
+    below: &Below,
+    mut path: Word,
+    span: Span,
+) -> EvalResult<Word> {
+    for k in 1..below.cycles.len() {
+        let opts = SpliceOptions {
+            path: Some(path.clone()),
+            ..Default::default()
+        };
+        let (w, _) = commuting_level(
+            alpha,
+            &below.cycles[k - 1],
+            below.keys[k - 1],
+            below.orders[k],
+            below.adds[k - 1],
+            &opts,
+            ctx.ctl,
+        )
+        .map_err(chain_err(span, "carrying a path up the chain"))?;
+        path = w;
+    }
+    Ok(path)
+}
+
+/// The cosets joined by the gadgets whose paths all exist (`paths[i]` has effect `i`;
+/// effect 0 is the letter the gadgets replace); `None` when those gadgets do not reach
+/// every coset.
+#[allow(clippy::too_many_arguments)]
+fn try_join(
+    ctx: &mut Ctx,
+    alpha: &Alphabet,
+    below: &Below,
+    paths: &[Option<Word>],
+    gadgets: &[Gadget],
+    order: u128,
+    span: Span,
+) -> EvalResult<Option<Word>> {
+    let have: Vec<usize> = (0..paths.len()).filter(|&i| paths[i].is_some()).collect();
+    let renum = |e: usize| have.iter().position(|&h| h == e);
+    let gadgets: Vec<Gadget> = gadgets
+        .iter()
+        .filter_map(|g| {
+            let effects: Option<Vec<usize>> = g.effects.iter().map(|&e| renum(e)).collect();
+            effects.map(|effects| Gadget {
+                effects,
+                ..g.clone()
+            })
+        })
+        .collect();
+    let Some(root) = renum(0) else {
+        return Ok(None);
+    };
+    if gadgets.is_empty() {
+        return Ok(None);
+    }
+    let words: Vec<Word> = have.iter().map(|&i| paths[i].clone().unwrap()).collect();
+    let (w, stats) = match joining_level(
+        alpha,
+        &words,
+        root,
+        &gadgets,
+        *below.keys.last().expect("a level below"),
+        order,
+        &JoinOptions::default(),
+        ctx.ctl,
+    ) {
+        Ok(x) => x,
+        // These gadgets do not reach every coset: more paths, or the next pair's, may.
+        Err(e @ (ChainError::NotReached { .. } | ChainError::Invalid(_))) => {
+            ctx.ctl.progress(&format!("joins: {e}"));
+            return Ok(None);
+        }
+        Err(e) => return Err(chain_err(span, "joining the cosets")(e)),
+    };
+    ctx.ctl.progress(&format!(
+        "joins: {} cosets by {} gadgets ({} placed by the exact cover)",
+        stats.cosets,
+        stats
+            .gadgets
+            .iter()
+            .map(|(s, c)| format!("{c} of {s}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        stats.covered
+    ));
+    Ok(Some(w))
 }
 
 fn balance_full(w: &Word) -> Word {
