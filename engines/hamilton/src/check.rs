@@ -3,9 +3,10 @@
 //! The word is streamed from its nested form (compiled, never expanded). Each position is
 //! turned into an index (through [`crate::coords::Coords`] when the group's orbits can be
 //! enumerated, else through the [`Ranker`] itself) and marked in a bitset. In Hamilton
-//! mode the walk is split into chunks whose start positions come from prefix effects, the
-//! chunks are walked in parallel on an atomic bitset, and when any chunk sees a repeat the
-//! earliest repeat is found again exactly by a sequential walk. Failures are reported in
+//! mode the walk may be split into shares whose start positions come from prefix effects,
+//! walked in parallel each on its own bitset, and when any share sees a repeat (or two
+//! shares a common position) the earliest repeat is found again exactly by a sequential
+//! walk. Failures are reported in
 //! the user's own nested definitions through [`Word::locate`].
 //!
 //! Over 700 lines, 240 of them tests: the code is one job (walk, then report), its
@@ -15,7 +16,6 @@ use crate::compile::{Compiled, Cursor};
 use crate::coords::Coords;
 use puz_core::{Alphabet, Control, Frame, Interrupt, Perm, Ranker, Word};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What to look for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -272,35 +272,38 @@ fn walk_seq<S: Stepper>(
     })
 }
 
-/// Hamilton mode in parallel chunks on an atomic bitset; falls back to [`walk_seq`] to
-/// resolve the earliest repeat exactly when any chunk sees one.
+/// Hamilton mode in parallel: one contiguous share of the word a thread, each marking its
+/// own bitset with plain stores (a locked read-modify-write a position stalls the many
+/// cache misses a walk keeps in flight). The positions are distinct exactly when no share
+/// repeats itself and no two bitsets share a bit. Any repeat sends us to [`walk_seq`],
+/// which finds the earliest exactly. Falls back to it too when the extra bitsets would
+/// take more than a quarter of the memory limit.
 fn walk_par<S: Stepper>(st: &S, w: &Walk, space: u64, size: u64) -> Result<Found, Interrupt> {
     let threads = rayon::current_num_threads().max(1) as u128;
-    if w.len < 1 << 20 || threads == 1 || !w.parallel {
+    let words = space.div_ceil(64) as usize;
+    let extra = (threads as u64 - 1).saturating_mul(words as u64 * 8);
+    if w.len < 1 << 20 || threads == 1 || !w.parallel || extra > w.ctl.memory_limit / 4 {
         return walk_seq(st, w, space, size, Mode::Hamilton);
     }
-    // Positions 0..=len-1 in parallel, marking bits of an atomic bitset (no test in the hot
-    // loop); they are all distinct exactly when `len` bits end up set. The last position
-    // alone may close a cycle. A repeat anywhere sends us to the exact sequential walk.
+    // Positions 0..=len-1 in shares; the last position alone may close a cycle.
     let body = w.len - 1;
-    let nchunks = (threads * 16).min(body / (1 << 18)).max(1);
-    let cuts: Vec<u128> = (0..=nchunks).map(|k| body * k / nchunks).collect();
+    let shares = threads.min(body / (1 << 18)).max(1);
+    let cuts: Vec<u128> = (0..=shares).map(|k| body * k / shares).collect();
     let prefix = w.compiled.prefix_perms(w.perms, w.start.degree(), &cuts);
     let starts: Vec<S::State> = prefix.iter().map(|p| st.at(p)).collect();
-    let marks: Vec<AtomicU64> = (0..space.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-    let mark = |i: u64| {
-        marks[(i >> 6) as usize].fetch_or(1 << (i & 63), Ordering::Relaxed);
-    };
-    let marked = |i: u64| marks[(i >> 6) as usize].load(Ordering::Relaxed) >> (i & 63) & 1 == 1;
-    mark(st.idx(&starts[0]));
-    let results: Vec<Result<(), Interrupt>> = (0..nchunks as usize)
+    let results: Vec<Result<Option<Vec<u64>>, Interrupt>> = (0..shares as usize)
         .into_par_iter()
         .map(|k| {
             let (from, to) = (cuts[k], cuts[k + 1]);
-            let mut cur = w.compiled.seek(from);
+            let mut bits = vec![0u64; words];
             let mut state = starts[k].clone();
-            let mut left = to - from;
-            while left > 0 {
+            bit_set(&mut bits, st.idx(&state));
+            // The share's positions are from..to-1, so it takes to-from-1 steps (its last
+            // letter lands on the next share's first position, which that share marks).
+            let mut cur = w.compiled.seek(from);
+            let mut left = to - from - 1;
+            let mut repeated = false;
+            while left > 0 && !repeated {
                 w.ctl.check()?;
                 let sl = cur.next_slice(left);
                 if sl.is_empty() {
@@ -309,33 +312,47 @@ fn walk_par<S: Stepper>(st: &S, w: &Walk, space: u64, size: u64) -> Result<Found
                 left -= sl.len() as u128;
                 for &s in sl {
                     st.step(&mut state, s);
-                    mark(st.idx(&state));
+                    repeated |= bit_set(&mut bits, st.idx(&state));
                 }
             }
-            Ok(())
+            Ok((!repeated).then_some(bits))
         })
         .collect();
+    let mut sets = Vec::with_capacity(results.len());
     for r in results {
-        r?;
+        match r? {
+            Some(bits) => sets.push(bits),
+            None => return walk_seq(st, w, space, size, Mode::Hamilton),
+        }
     }
-    let distinct: u64 = marks
-        .par_chunks(1 << 20)
-        .map(|c| {
-            c.iter()
-                .map(|b| b.load(Ordering::Relaxed).count_ones() as u64)
-                .sum::<u64>()
-        })
-        .sum();
-    if (distinct as u128) < w.len {
-        return walk_seq(st, w, space, size, Mode::Hamilton);
+    // Shares disjoint: OR them into the first, watching for a bit already set.
+    let (first, rest) = sets.split_first_mut().expect("one share at least");
+    for other in rest.iter() {
+        w.ctl.check()?;
+        let clash = first
+            .par_chunks_mut(1 << 16)
+            .zip(other.par_chunks(1 << 16))
+            .map(|(a, b)| {
+                let mut clash = false;
+                for (x, &y) in a.iter_mut().zip(b) {
+                    clash |= *x & y != 0;
+                    *x |= y;
+                }
+                clash
+            })
+            .reduce(|| false, |a, b| a || b);
+        if clash {
+            return walk_seq(st, w, space, size, Mode::Hamilton);
+        }
     }
+    let marks = &*first;
     // The last letter, from position len-1.
     let mut s_last = st.at(&prefix[prefix.len() - 1]);
     let mut cur = w.compiled.seek(body);
     let sl = cur.next_slice(1);
     st.step(&mut s_last, sl[0]);
     let i = st.idx(&s_last);
-    if marked(i) {
+    if marks[(i >> 6) as usize] >> (i & 63) & 1 == 1 {
         let e = earlier(st, w, i, w.len)?;
         return Ok(Found {
             repeat: Some((w.len, e)),
@@ -428,9 +445,8 @@ pub fn check(
 
 /// A checker for many words over one alphabet: the coordinate tables are built once.
 pub struct Checker<'a> {
-    /// Walk Hamilton mode in parallel chunks on an atomic bitset (off by default: the atomic
-    /// marking costs more than a second core gives back when cores are shared; figures in
-    /// benches/hamilton/README.md).
+    /// Walk Hamilton mode in parallel shares, a bitset each (off by default: on 2 shared
+    /// cores it has not yet been measured faster than one; benches/results.md).
     pub parallel: bool,
     alpha: &'a Alphabet,
     ranker: &'a dyn Ranker,

@@ -200,6 +200,21 @@ mod tests {
             .first_repeat
             .unwrap();
         assert_eq!((f2.index, f2.repeats), (3_000_002, 3_000_000));
+        // The first 2^21 letters, then the first 3·2^20 again: each part is distinct (the
+        // group is abelian, the second part a translate of a prefix), and with two
+        // shares cut at the middle neither share repeats itself, but the second meets
+        // positions of the first: seen only when the shares' bitsets are compared.
+        let part = |k: u128| crate::surgery::split_at(&path, &a, k).0;
+        let twice = Word::seq(vec![part(1 << 21), part(3 << 20)]);
+        let f3 = checker
+            .check(&twice, &start, Mode::Hamilton, &ctl)
+            .unwrap()
+            .first_repeat
+            .unwrap();
+        let seq = check(&twice, &a, &start, &r, Mode::Hamilton, &ctl).unwrap();
+        let f4 = seq.first_repeat.unwrap();
+        assert!(f3.index > 1 << 21 && f3.repeats < 1 << 21, "{f3:?}");
+        assert_eq!((f3.index, f3.repeats), (f4.index, f4.repeats));
         // A dependent button among the digits makes it fail.
         let all: Vec<Digit> = (0..23)
             .map(|l| Digit {
