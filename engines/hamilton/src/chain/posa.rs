@@ -7,11 +7,15 @@
 //! and the effect is `e·h·l`, `l` the letter leaving `w`. On a stretch walked backwards
 //! `l` is the inverse of the letter that entered `w` in the cycle, so a few rotations of
 //! a cycle that alternates faces (the search's `<U,R>` cycle) give effects such as
-//! Norskog's `R'U'R` (two rotations) and `R'URU'R` (three). The path is kept as pieces
-//! of the cycle (forwards or backwards) and the letters joining them; the positions are
-//! found by an index of the cycle by rank (4 bytes and a letter per position).
+//! Norskog's `R'U'R` (two rotations) and `R'URU'R`. On such a cycle the letter leaving a
+//! vertex follows from its parity (`U` from even positions, `R` from odd, or their
+//! inverses backwards), and the end's parity never changes, so some five-letter effects
+//! need five rotations away from the cycle's joins (`U R' U' R U'` on the 2x2x2 and the
+//! 4x4x4). The path is kept as pieces of the cycle (forwards or backwards) and the
+//! letters joining them; the positions are found by an index of the cycle by rank
+//! ([`CycleIndex`], 4 bytes and a letter per position).
 
-use super::effect::index_cycle;
+use super::effect::CycleIndex;
 use super::measure::{cat, inverse, Measure};
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker, Word};
 use rayon::prelude::*;
@@ -159,14 +163,42 @@ pub fn rotated_path(
     rotations: usize,
     ctl: &Control,
 ) -> Result<Option<Word>, Interrupt> {
+    let Some(size) = indexable(alpha, cycle, ranker) else {
+        return Ok(None);
+    };
+    let ix = CycleIndex::new(alpha, cycle, ranker, size, ctl)?;
+    rotated_path_on(alpha, cycle, ranker, &ix, target, rotations, ctl)
+}
+
+/// The size of the group when `cycle` is a Hamilton cycle of it that rotations can work
+/// on (its length is the group's order, at most 255 letters).
+pub fn indexable(alpha: &Alphabet, cycle: &Word, ranker: &dyn Ranker) -> Option<u64> {
+    let mut m = Measure::new(alpha, alpha.perms.first()?.degree());
+    let size = ranker.size()?;
+    (m.len(cycle) == size as u128 && size >= 4 && alpha.len() <= 255).then_some(size)
+}
+
+/// [`rotated_path`] on the cycle's index built beforehand ([`CycleIndex::new`] for the
+/// size [`indexable`] gives), so that several searches share it.
+pub fn rotated_path_on(
+    alpha: &Alphabet,
+    cycle: &Word,
+    ranker: &dyn Ranker,
+    ix: &CycleIndex,
+    target: &Perm,
+    rotations: usize,
+    ctl: &Control,
+) -> Result<Option<Word>, Interrupt> {
     let n = target.degree();
     let mut m = Measure::new(alpha, n);
     let len = m.len(cycle);
-    let size = ranker.size().unwrap_or(u64::MAX);
-    if len != size as u128 || len < 4 || alpha.len() > 255 {
+    let Some(size) = indexable(alpha, cycle, ranker) else {
+        return Ok(None);
+    };
+    let (index, letters) = (&ix.index, &ix.letters);
+    if index.len() as u64 != size {
         return Ok(None);
     }
-    let (index, letters) = index_cycle(alpha, cycle, ranker, size, ctl)?;
     let nn = size as usize;
     let pace = puz_core::progress::Pace::new(std::time::Duration::from_millis(250));
     // Cuts are searched in blocks, in parallel within a block; the first cut (lowest) that
@@ -203,7 +235,7 @@ pub fn rotated_path(
             let ctx = Search {
                 alpha,
                 ranker,
-                index: &index,
+                index,
                 nn,
                 a,
                 start: &next,
@@ -286,6 +318,7 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chain::effect::index_cycle;
     use crate::check::{check, Kind, Mode};
     use puz_testkit::alphabet;
 

@@ -336,7 +336,14 @@ fn effects_by_rotations() {
     let gs = groups(&a, &["U", "R"], &ctl);
     let base = balance(&crate::hamilton(&a, &gs[1], &ctl).unwrap(), 8);
     let id = Perm::identity(p.degree());
-    for (text, rotations) in [("R' U' R", 2), ("U' R' U", 2), ("R' U R U' R", 4)] {
+    // `U R' U' R U'` needs five: the cycle alternates U and R, so the letter leaving a
+    // vertex follows from its parity (no cut of this cycle gives it with four).
+    for (text, rotations) in [
+        ("R' U' R", 2),
+        ("U' R' U", 2),
+        ("R' U R U' R", 4),
+        ("U R' U' R U'", 5),
+    ] {
         let e = parse(&a, text, &[]).eval(&a, p.degree());
         let path = super::posa::rotated_path(&a, &base, &gs[1], &e, rotations, &ctl)
             .unwrap()
