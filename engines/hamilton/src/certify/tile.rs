@@ -462,21 +462,34 @@ impl<'a> Tiler<'a> {
     /// tiles each group.
     fn tile_groups(&mut self, l: usize, subs: Vec<Run<'_>>) -> Result<Outcome, Stop> {
         let below = self.levels[l - 1];
-        let mut slot: HashMap<Vec<u16>, usize> = HashMap::default();
-        let mut groups: Vec<Vec<Run<'_>>> = Vec::new();
-        for s in subs {
-            let k = below.key(&s.start);
-            let g = *slot.entry(k).or_insert_with(|| {
-                groups.push(Vec::new());
-                groups.len() - 1
-            });
-            groups[g].push(s);
-        }
+        // Grouped by sorting on the key (ties kept in order), the groups taken in the order
+        // of their first run; the keys are dropped before any group is tiled, and a group's
+        // runs are gathered only when it is tiled. Holding a vector a group and a map of
+        // keys cost more than the runs themselves when millions of cosets hold one or two.
+        let mut order: Vec<u32> = (0..subs.len() as u32).collect();
+        let groups: Vec<(u32, usize, usize)> = {
+            let keys: Vec<Vec<u16>> = subs.iter().map(|s| below.key(&s.start)).collect();
+            order.sort_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]));
+            let mut gs = Vec::new();
+            let mut i = 0;
+            while i < order.len() {
+                let k = &keys[order[i] as usize];
+                let mut j = i + 1;
+                while j < order.len() && keys[order[j] as usize] == *k {
+                    j += 1;
+                }
+                gs.push((order[i], i, j));
+                i = j;
+            }
+            gs.sort_unstable_by_key(|g| g.0);
+            gs
+        };
+        let mut subs: Vec<Option<Run<'_>>> = subs.into_iter().map(Some).collect();
         let mut best: Option<Outcome> = None;
         let mut covered = 0u128;
         let total = groups.len() as u64;
         let top = l + 1 == self.levels.len();
-        for (done, g) in groups.into_iter().enumerate() {
+        for (done, &(_, from, to)) in groups.iter().enumerate() {
             if top && self.ctl.reporting() && self.pace.due() {
                 let c = &self.counts;
                 let what = format!(
@@ -493,6 +506,10 @@ impl<'a> Tiler<'a> {
                 self.ctl
                     .step("certificate", &what, done as u64, 0, "cosets");
             }
+            let g: Vec<Run<'_>> = order[from..to]
+                .iter()
+                .map(|&k| subs[k as usize].take().expect("each run in one group"))
+                .collect();
             if let Some(at) = best.as_ref().and_then(|b| b.at()) {
                 // Every repeat in this group comes after its first position.
                 if g[0].pos0 >= at {
