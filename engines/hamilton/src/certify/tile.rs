@@ -14,6 +14,7 @@ use puz_core::progress::Pace;
 use puz_core::Word;
 use puz_core::{Alphabet, Control, Interrupt, Perm, Ranker};
 use rustc_hash::FxHashMap as HashMap;
+use std::hash::{Hash, Hasher};
 
 mod rotations;
 mod walks;
@@ -462,23 +463,72 @@ impl<'a> Tiler<'a> {
     /// tiles each group.
     fn tile_groups(&mut self, l: usize, subs: Vec<Run<'_>>) -> Result<Outcome, Stop> {
         let below = self.levels[l - 1];
-        // Grouped by sorting on the key (ties kept in order), the groups taken in the order
-        // of their first run; the keys are dropped before any group is tiled, and a group's
-        // runs are gathered only when it is tiled. Holding a vector a group and a map of
-        // keys cost more than the runs themselves when millions of cosets hold one or two.
+        // Grouped by sorting on a hash of the key (ties kept in order), then each run of
+        // equal hashes checked key by key (and split exactly when two cosets share a
+        // hash), the groups taken in the order of their first run. A group's runs are
+        // gathered only when it is tiled. Keys held for millions of cosets of one or two
+        // runs each took more memory than the runs themselves.
         let mut order: Vec<u32> = (0..subs.len() as u32).collect();
         let groups: Vec<(u32, usize, usize)> = {
-            let keys: Vec<Vec<u16>> = subs.iter().map(|s| below.key(&s.start)).collect();
-            order.sort_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]));
+            let mut buf = Vec::new();
+            let key_of = |i: u32, buf: &mut Vec<u16>| {
+                buf.clear();
+                below.coset_key(subs[i as usize].start.images(), buf);
+            };
+            let hashes: Vec<u64> = (0..subs.len() as u32)
+                .map(|i| {
+                    key_of(i, &mut buf);
+                    let mut h = rustc_hash::FxHasher::default();
+                    buf.hash(&mut h);
+                    // The tests share out four hashes only, so that cosets sharing a hash
+                    // (rare at 64 bits) are met in every certificate they check.
+                    if cfg!(test) {
+                        h.finish() & 3
+                    } else {
+                        h.finish()
+                    }
+                })
+                .collect();
+            order.sort_by_key(|&a| hashes[a as usize]);
             let mut gs = Vec::new();
+            let (mut first, mut other) = (Vec::new(), Vec::new());
             let mut i = 0;
             while i < order.len() {
-                let k = &keys[order[i] as usize];
+                let h = hashes[order[i] as usize];
                 let mut j = i + 1;
-                while j < order.len() && keys[order[j] as usize] == *k {
+                while j < order.len() && hashes[order[j] as usize] == h {
                     j += 1;
                 }
-                gs.push((order[i], i, j));
+                key_of(order[i], &mut first);
+                let same = order[i + 1..j].iter().all(|&k| {
+                    key_of(k, &mut other);
+                    other == first
+                });
+                if same {
+                    gs.push((order[i], i, j));
+                } else {
+                    // Two cosets with one hash: this stretch sorted by the keys themselves.
+                    let keys: Vec<Vec<u16>> = order[i..j]
+                        .iter()
+                        .map(|&k| {
+                            key_of(k, &mut other);
+                            other.clone()
+                        })
+                        .collect();
+                    let mut idx: Vec<usize> = (0..j - i).collect();
+                    idx.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+                    let stretch: Vec<u32> = idx.iter().map(|&a| order[i + a]).collect();
+                    order[i..j].copy_from_slice(&stretch);
+                    let mut a = 0;
+                    while a < idx.len() {
+                        let mut b = a + 1;
+                        while b < idx.len() && keys[idx[b]] == keys[idx[a]] {
+                            b += 1;
+                        }
+                        gs.push((order[i + a], i + a, i + b));
+                        a = b;
+                    }
+                }
                 i = j;
             }
             gs.sort_unstable_by_key(|g| g.0);
