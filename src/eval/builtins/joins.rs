@@ -112,8 +112,10 @@ pub fn join(
         }
     }
     plans.sort_by_key(|p| std::cmp::Reverse(p.gadgets.len()));
-    // The bottom cycle's index, built at the first rotation search and shared by all.
-    let mut ix: Option<CycleIndex> = None;
+    // The bottom cycle's index (both ways round), built at the first rotation search and
+    // shared by all.
+    let mut ix: Option<(CycleIndex, CycleIndex)> = None;
+    let back = inverse(below.bottom_cycle.clone());
     for Plan {
         hx,
         letters,
@@ -167,14 +169,15 @@ pub fn join(
                 };
                 if ix.is_none() {
                     ctx.ctl.progress("joins: indexing the bottom cycle by rank");
-                    ix = Some(
-                        CycleIndex::new(sub, below.bottom_cycle, below.bottom, size, ctx.ctl)
-                            .map_err(interrupted(span))?,
-                    );
+                    let fwd = CycleIndex::new(sub, below.bottom_cycle, below.bottom, size, ctx.ctl)
+                        .map_err(interrupted(span))?;
+                    let bwd = fwd.reversed(sub);
+                    ix = Some((fwd, bwd));
                 }
-                let ix = ix.as_ref().expect("indexed above");
+                let (ix, ixb) = ix.as_ref().expect("indexed above");
+                let ways = [(below.bottom_cycle, ix), (&back, ixb)];
                 let rotate = |depth: usize| {
-                    rotated_path_on(sub, below.bottom_cycle, below.bottom, ix, e, depth, ctx.ctl)
+                    rotated_path_on(sub, &ways, below.bottom, e, depth, ctx.ctl)
                         .map_err(interrupted(span))
                 };
                 let mut found = rotate(depth)?;

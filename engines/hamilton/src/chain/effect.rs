@@ -113,6 +113,23 @@ impl CycleIndex {
         let index: Vec<u32> = index.into_iter().map(AtomicU32::into_inner).collect();
         Ok(CycleIndex { index, letters })
     }
+
+    /// The index of the same cycle read backwards (`inverse(cycle)`), without ranking:
+    /// its position `k` is the cycle's position `N - k`, left by the inverse of the
+    /// letter that entered it.
+    pub fn reversed(&self, alpha: &Alphabet) -> CycleIndex {
+        let nn = self.letters.len();
+        let index = self
+            .index
+            .par_iter()
+            .map(|&j| if j == 0 { 0 } else { nn as u32 - j })
+            .collect();
+        let letters = (0..nn)
+            .into_par_iter()
+            .map(|k| alpha.inverse[self.letters[nn - 1 - k] as usize] as u8)
+            .collect();
+        CycleIndex { index, letters }
+    }
 }
 
 fn exchange_one_way(
@@ -181,6 +198,18 @@ mod tests {
     use crate::check::{check, Kind, Mode};
     use puz_testkit::cycles::six_piece;
     use puz_testkit::{alphabet, parse, EnumRanker};
+
+    #[test]
+    fn a_reversed_index_is_the_index_of_the_reversed_cycle() {
+        let a = alphabet(&six_piece(), &["R", "L"]);
+        let r = EnumRanker::new(&a.perms);
+        let c = parse(&a, "(R'R'LRRL'RRLRRL)5", &[]);
+        let ctl = Control::default();
+        let ix = CycleIndex::new(&a, &c, &r, 60, &ctl).unwrap();
+        let back = CycleIndex::new(&a, &inverse(c), &r, 60, &ctl).unwrap();
+        let rev = ix.reversed(&a);
+        assert_eq!((rev.index, rev.letters), (back.index, back.letters));
+    }
 
     #[test]
     fn three_letter_effects_on_the_six_piece_puzzle() {

@@ -153,8 +153,8 @@ impl Pieces {
 }
 
 /// A Hamilton path (from the identity) with the effect `target` by at most `rotations`
-/// rotations of the cycle without one edge, for the group ranked by `ranker`; `None`
-/// when none is found.
+/// rotations of the cycle (or of the cycle read backwards) without one edge, for the
+/// group ranked by `ranker`; `None` when none is found.
 pub fn rotated_path(
     alpha: &Alphabet,
     cycle: &Word,
@@ -167,7 +167,10 @@ pub fn rotated_path(
         return Ok(None);
     };
     let ix = CycleIndex::new(alpha, cycle, ranker, size, ctl)?;
-    rotated_path_on(alpha, cycle, ranker, &ix, target, rotations, ctl)
+    let back = inverse(cycle.clone());
+    let ixb = ix.reversed(alpha);
+    let ways = [(cycle, &ix), (&back, &ixb)];
+    rotated_path_on(alpha, &ways, ranker, target, rotations, ctl)
 }
 
 /// The size of the group when `cycle` is a Hamilton cycle of it that rotations can work
@@ -178,33 +181,36 @@ pub fn indexable(alpha: &Alphabet, cycle: &Word, ranker: &dyn Ranker) -> Option<
     (m.len(cycle) == size as u128 && size >= 4 && alpha.len() <= 255).then_some(size)
 }
 
-/// [`rotated_path`] on the cycle's index built beforehand ([`CycleIndex::new`] for the
-/// size [`indexable`] gives), so that several searches share it.
+/// [`rotated_path`] on Hamilton cycles of one group with their indexes built beforehand
+/// ([`CycleIndex::new`] for the size [`indexable`] gives; a cycle read backwards is
+/// indexed by [`CycleIndex::reversed`]), so that several searches share them. The cycles
+/// are searched side by side, a block of cuts of each in turn: on a cycle that alternates
+/// two moves an effect may take a rotation more one way round than the other.
 pub fn rotated_path_on(
     alpha: &Alphabet,
-    cycle: &Word,
+    ways: &[(&Word, &CycleIndex)],
     ranker: &dyn Ranker,
-    ix: &CycleIndex,
     target: &Perm,
     rotations: usize,
     ctl: &Control,
 ) -> Result<Option<Word>, Interrupt> {
     let n = target.degree();
     let mut m = Measure::new(alpha, n);
-    let len = m.len(cycle);
-    let Some(size) = indexable(alpha, cycle, ranker) else {
+    let Some(size) = ranker.size() else {
         return Ok(None);
     };
-    let (index, letters) = (&ix.index, &ix.letters);
-    if index.len() as u64 != size {
-        return Ok(None);
-    }
     let nn = size as usize;
+    for &(cycle, ix) in ways {
+        if indexable(alpha, cycle, ranker) != Some(size) || ix.index.len() != nn {
+            return Ok(None);
+        }
+    }
+    let len = size as u128;
     let pace = puz_core::progress::Pace::new(std::time::Duration::from_millis(250));
     // Cuts are searched in blocks, in parallel within a block; the first cut (lowest) that
     // works is taken, so the path found is the one a sequential scan finds.
     let mut a0 = 0;
-    let mut p = Perm::identity(n);
+    let mut ps = vec![Perm::identity(n); ways.len()];
     while a0 < nn {
         ctl.check()?;
         if pace.due() {
@@ -217,49 +223,49 @@ pub fn rotated_path_on(
             );
         }
         let a1 = (a0 + CUTS_A_BLOCK).min(nn);
-        // The position before each cut.
-        let mut starts = Vec::with_capacity(a1 - a0);
-        for &c in &letters[a0..a1] {
-            let next = p.then(&alpha.perms[c as usize]);
-            starts.push(std::mem::replace(&mut p, next));
-        }
-        let found = (a0..a1).into_par_iter().find_map_first(|a| {
-            if ctl.cancelled() {
-                return None;
+        for (&(cycle, ix), p) in ways.iter().zip(ps.iter_mut()) {
+            let (index, letters) = (&ix.index, &ix.letters);
+            // The position before each cut.
+            let mut starts = Vec::with_capacity(a1 - a0);
+            for &c in &letters[a0..a1] {
+                let next = p.then(&alpha.perms[c as usize]);
+                starts.push(std::mem::replace(p, next));
             }
-            let here = &starts[a - a0];
-            let ca = letters[a] as usize;
-            let next = here.then(&alpha.perms[ca]);
-            let base = Pieces::whole(nn);
-            let rot_letter = |r: usize| letters[(r + a + 1) % nn] as u32;
-            let ctx = Search {
-                alpha,
-                ranker,
-                index,
-                nn,
-                a,
-                start: &next,
-                target,
-                rot_letter: &rot_letter,
-            };
-            let e0 = alpha.perms[alpha.inverse[ca] as usize].clone();
-            ctx.dfs(&base, &e0, here, rotations).map(|f| (a, f))
-        });
-        ctl.check()?;
-        match found {
-            Some((a, found)) => {
+            let found = (a0..a1).into_par_iter().find_map_first(|a| {
+                if ctl.cancelled() {
+                    return None;
+                }
+                let here = &starts[a - a0];
+                let ca = letters[a] as usize;
+                let next = here.then(&alpha.perms[ca]);
+                let base = Pieces::whole(nn);
+                let rot_letter = |r: usize| letters[(r + a + 1) % nn] as u32;
+                let ctx = Search {
+                    alpha,
+                    ranker,
+                    index,
+                    nn,
+                    a,
+                    start: &next,
+                    target,
+                    rot_letter: &rot_letter,
+                };
+                let e0 = alpha.perms[alpha.inverse[ca] as usize].clone();
+                ctx.dfs(&base, &e0, here, rotations).map(|f| (a, f))
+            });
+            ctl.check()?;
+            if let Some((a, found)) = found {
                 let rot = m.rotate(cycle, a as u128 + 1);
                 let w = found.word(&mut m, &rot);
+                // Every path is checked for its length and effect; one that failed would
+                // be a defect of the rotations, and the search goes on.
                 if m.len(&w) + 1 == len && m.product(&w) == *target {
                     ctl.end_phase();
                     return Ok(Some(w));
                 }
-                // Not expected: go on after that cut.
-                p = starts[a - a0].then(&alpha.perms[letters[a] as usize]);
-                a0 = a + 1;
             }
-            None => a0 = a1,
         }
+        a0 = a1;
     }
     ctl.end_phase();
     Ok(None)
