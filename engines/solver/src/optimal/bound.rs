@@ -23,6 +23,9 @@ pub(super) struct Probe {
     vars: Vec<u8>,
     /// Table indices, variant after variant.
     idx: Vec<u64>,
+    /// Indices known before staging (followed by the search, see
+    /// [`Incremental`](super::incremental::Incremental)), [`UNKNOWN`] for the others.
+    pub(super) known: Vec<u64>,
     /// The round of each look-up (`u8::MAX`: not made).
     round: Vec<u8>,
     /// Which variants' states are in `vars`.
@@ -33,6 +36,9 @@ pub(super) struct Probe {
     /// The largest value read so far.
     pub(super) h: u32,
 }
+
+/// An index not known before staging.
+pub(super) const UNKNOWN: u64 = u64::MAX;
 
 /// The rounds of look-ups of a bound (see [`Solver::plan`]).
 pub(super) const ROUNDS: u8 = 4;
@@ -188,6 +194,8 @@ impl Solver {
         pr.vars.resize(nv * n, 0);
         pr.inv.resize(n, 0);
         pr.idx.resize(nv * np, 0);
+        pr.known.clear();
+        pr.known.resize(nv * np, UNKNOWN);
         pr.round.resize(nv * np, 0);
         pr.staged.clear();
         pr.staged.resize(nv, false);
@@ -248,6 +256,21 @@ impl Solver {
         if !mine.contains(&r) {
             return;
         }
+        // The indices known already need no state.
+        let mut unknown = 0;
+        for k in 0..np {
+            if mine[k] == r {
+                let j = v * np + k;
+                if pr.known[j] == UNKNOWN {
+                    unknown += 1;
+                } else {
+                    pr.idx[j] = pr.known[j];
+                }
+            }
+        }
+        if unknown == 0 {
+            return;
+        }
         let state = &mut pr.vars[v * n..(v + 1) * n];
         if !pr.staged[v] {
             pr.staged[v] = true;
@@ -261,16 +284,18 @@ impl Solver {
                 self.variant(v, t, &pr.inv, state);
             }
         }
+        let known = &pr.known[v * np..(v + 1) * np];
+        let wanted = |k: usize| mine[k] == r && known[k] == UNKNOWN;
         // One look-up reads its orbit's cells directly; several share one pass locating
         // every piece.
-        if mine.iter().filter(|&&m| m == r).count() == 1 {
-            let k = mine.iter().position(|&m| m == r).unwrap_or(0);
+        if unknown == 1 {
+            let k = (0..np).position(wanted).unwrap_or(0);
             pr.idx[v * np + k] = pdbs[k].shape.index(state);
             return;
         }
         self.locator.locate(state, located);
         for (k, p) in pdbs.iter().enumerate() {
-            if mine[k] == r {
+            if wanted(k) {
                 pr.idx[v * np + k] = p.shape.index_located(state, located);
             }
         }

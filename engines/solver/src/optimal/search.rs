@@ -24,6 +24,10 @@ struct Levels {
     /// Upper bounds of the node's table values, (variant, table) after (variant, table)
     /// (see [`Parent`]).
     ubs: Vec<Vec<u8>>,
+    /// The node's followed values, and its children's, child after child (see
+    /// [`Incremental`](super::incremental::Incremental)).
+    vals: Vec<Vec<u32>>,
+    kid_vals: Vec<Vec<u32>>,
 }
 
 /// One thread's search of one task at one cost bound.
@@ -77,6 +81,8 @@ impl<'a> Search<'a> {
                 pending: vec![Vec::new(); max_depth + 1],
                 ubs: vec![vec![0; s.variants.len() * s.heuristic.pdbs.len()]; max_depth + 1],
                 first: vec![Vec::new(); max_depth + 1],
+                vals: vec![vec![0; s.incremental.width]; max_depth + 1],
+                kid_vals: vec![Vec::new(); max_depth + 1],
             },
         }
     }
@@ -133,7 +139,12 @@ impl<'a> Search<'a> {
             return Some(g);
         }
         let h = self.h(depth, self.bound - g);
-        (g + h > self.bound).then_some(g + h)
+        if g + h > self.bound {
+            return Some(g + h);
+        }
+        self.s
+            .followed(&self.levels.bufs[depth], &mut self.levels.vals[depth]);
+        None
     }
 
     /// Lower bound of the distance of `t` (at least 1 when not solved).
@@ -166,6 +177,10 @@ impl<'a> Search<'a> {
         kids.resize(allowed.len() * n, 0);
         let mut first = std::mem::take(&mut self.levels.first[depth]);
         first.clear();
+        let inc = &self.s.incremental;
+        let w = inc.width;
+        let mut kid_vals = std::mem::take(&mut self.levels.kid_vals[depth]);
+        kid_vals.resize(allowed.len() * w, 0);
         let np = self.s.heuristic.pdbs.len();
         // The children's first look-up: the table and variant with the largest value on
         // this node (the last one to cut among equals), likeliest to cut a child.
@@ -201,8 +216,14 @@ impl<'a> Search<'a> {
                 back: self.s.back[l as usize],
             };
             let useless = ht < np && self.s.bounded(Some(parent), hv, ht, limit).is_some();
+            let vals = &mut kid_vals[ci * w..(ci + 1) * w];
+            if w > 0 {
+                inc.step(&self.levels.vals[depth], l, vals);
+            }
             let f = if useless {
                 None
+            } else if let Some(slot) = (ht < np).then(|| inc.slot(hv * np + ht)).flatten() {
+                Some(inc.index(slot, vals))
             } else {
                 self.s.hint_index(kid, choice, &mut self.sc)
             };
@@ -259,6 +280,9 @@ impl<'a> Search<'a> {
             let ub = &mut kub[ci * stride..(ci + 1) * stride];
             let pr = &mut probes[ci];
             self.s.plan(limit, Some(parent), ub, pr, first[ci]);
+            if w > 0 {
+                self.s.know(&kid_vals[ci * w..(ci + 1) * w], pr);
+            }
             for v in 0..self.s.variants.len() {
                 self.s.stage(kid, v, 0, pr, &mut self.sc.located);
             }
@@ -324,6 +348,7 @@ impl<'a> Search<'a> {
             self.path.push(l);
             self.levels.bufs[depth + 1].copy_from_slice(&kids[ci * n..(ci + 1) * n]);
             self.levels.ubs[depth + 1].copy_from_slice(&kub[ci * stride..(ci + 1) * stride]);
+            self.levels.vals[depth + 1].copy_from_slice(&kid_vals[ci * w..(ci + 1) * w]);
             if let Err(e) = self.dfs(depth + 1, g2, next, p) {
                 result = Err(e);
             }
@@ -336,6 +361,7 @@ impl<'a> Search<'a> {
         self.levels.pending[depth] = pending;
         self.levels.kids[depth] = kids;
         self.levels.first[depth] = first;
+        self.levels.kid_vals[depth] = kid_vals;
         result
     }
 }

@@ -2,6 +2,7 @@
 //! for many positions, and [`Solver::solve`], the iterations of increasing cost.
 
 use super::axes::axes;
+use super::incremental::Incremental;
 use super::necklace::{reversals_stay_canonical, rotations_stay_canonical, Rules};
 use super::schedule::{self, Iteration};
 use super::{Optimal, OptimalOptions, Solution, Wanted};
@@ -36,6 +37,8 @@ pub struct Solver {
     /// its orbit holds distances in a quotient group of the puzzle, the same on the
     /// position as on its inverse and its conjugates: it is looked up on the position only.
     pub(super) needed: Vec<bool>,
+    /// The look-ups whose indices the search follows from node to node.
+    pub(super) incremental: Incremental,
     /// Per letter: the cost of its inverse.
     pub(super) back: Vec<u32>,
     /// Whether every rotation of an optimal canonical sequence is canonical: the canonical
@@ -179,6 +182,32 @@ impl Solver {
         Solver::assemble(puzzle, metric, opts, model, actions, canon, heuristic)
     }
 
+    /// A solver with the tables of `shapes` left empty (tests of indices only: a look-up
+    /// would read past them).
+    #[cfg(test)]
+    pub(super) fn with_shapes_unfilled(
+        puzzle: &Puzzle,
+        metric: &Metric,
+        opts: &OptimalOptions,
+        shapes: Vec<crate::pdb::Shape>,
+        ctl: &Control,
+    ) -> Result<Solver, SolveError> {
+        let _ = ctl;
+        let (model, actions) = model_and_actions(puzzle, metric)?;
+        let canon = Canon::new(metric);
+        let heuristic = Heuristic {
+            pdbs: shapes
+                .into_iter()
+                .map(|shape| crate::pdb::Pdb {
+                    shape,
+                    table: crate::bigbuf::BigBuf::new(1, 0),
+                })
+                .collect(),
+            report: Vec::new(),
+        };
+        Solver::assemble(puzzle, metric, opts, model, actions, canon, heuristic)
+    }
+
     /// The solver around its tables: the conjugators, the variants and which tables each
     /// one reads, the rules for symmetric positions.
     fn assemble(
@@ -247,7 +276,7 @@ impl Solver {
         // Per (variant, table): tables of pieces on the position and the first conjugates
         // (whole orbits on the position only), tables over several orbits on the position
         // and their own conjugates.
-        let needed = variants
+        let needed: Vec<bool> = variants
             .iter()
             .enumerate()
             .flat_map(|(v, &(conj, _))| {
@@ -266,10 +295,13 @@ impl Solver {
             .collect();
         let rotations = rotations_stay_canonical(metric, &canon);
         let reversals = reversals_stay_canonical(metric, &canon);
+        let incremental =
+            Incremental::new(&model, &actions, &shapes, &variants, &conjugators, &needed);
         Ok(Solver {
             rotations,
             reversals,
             needed,
+            incremental,
             locator: Locator::new(&model),
             consistent: variants.iter().map(|v| !v.1).collect(),
             back: (0..metric.len())
