@@ -26,6 +26,8 @@ pub(super) struct Probe {
     /// Indices known before staging (followed by the search, see
     /// [`Incremental`](super::incremental::Incremental)), [`UNKNOWN`] for the others.
     pub(super) known: Vec<u64>,
+    /// The look-ups read, as bits (their values in `ub` are exact).
+    pub(super) read: u64,
     /// The round of each look-up (`u8::MAX`: not made).
     round: Vec<u8>,
     /// Which variants' states are in `vars`.
@@ -68,6 +70,15 @@ pub(super) struct Parent<'a> {
     pub(super) ub: &'a [u8],
     /// The cost of the inverse of the letter from the parent to the child.
     pub(super) back: u32,
+    /// The look-ups the letter leaves unchanged whose parent bound is within the child's
+    /// limit (bits `v * tables + k`, see `fixed.rs`): the child's bound is the parent's.
+    pub(super) keep: u64,
+}
+
+/// Whether bit `j` of a mask of look-ups is set (masks hold the first 64).
+#[inline]
+pub(super) fn has(mask: u64, j: usize) -> bool {
+    j < 64 && mask >> j & 1 == 1
 }
 
 /// A look-up already computed (and prefetched): the (variant, table) hint and the index.
@@ -98,7 +109,11 @@ impl Solver {
         limit: u32,
     ) -> Option<u8> {
         let p = parent?;
-        let b = p.ub[v * self.heuristic.pdbs.len() + k] as u32 + p.back;
+        let j = v * self.heuristic.pdbs.len() + k;
+        if has(p.keep, j) {
+            return Some(p.ub[j]);
+        }
+        let b = p.ub[j] as u32 + p.back;
         (self.consistent[v] && b <= limit).then_some(b as u8)
     }
 
@@ -194,6 +209,7 @@ impl Solver {
         pr.vars.resize(nv * n, 0);
         pr.inv.resize(n, 0);
         pr.idx.resize(nv * np, 0);
+        pr.read = 0;
         pr.known.clear();
         pr.known.resize(nv * np, UNKNOWN);
         pr.round.resize(nv * np, 0);
@@ -212,6 +228,7 @@ impl Solver {
                 pr.round[j] = match (self.bounded(parent, v, k, limit), parent) {
                     _ if read.is_some_and(|(r, _)| r == j) => {
                         ub[j] = read.map_or(0, |(_, val)| val);
+                        pr.read |= if j < 64 { 1 << j } else { 0 };
                         pr.h = ub[j] as u32;
                         u8::MAX
                     }
@@ -331,6 +348,7 @@ impl Solver {
             }
             let val = p.value(pr.idx[j]);
             ub[j] = val;
+            pr.read |= if j < 64 { 1 << j } else { 0 };
             if val as u32 > pr.h {
                 pr.h = val as u32;
                 if pr.h > pr.limit {

@@ -2,6 +2,7 @@
 //! for many positions, and [`Solver::solve`], the iterations of increasing cost.
 
 use super::axes::axes;
+use super::fixed::fixed_lookups;
 use super::incremental::Incremental;
 use super::necklace::{reversals_stay_canonical, rotations_stay_canonical, Rules};
 use super::schedule::{self, Iteration};
@@ -37,6 +38,9 @@ pub struct Solver {
     /// its orbit holds distances in a quotient group of the puzzle, the same on the
     /// position as on its inverse and its conjugates: it is looked up on the position only.
     pub(super) needed: Vec<bool>,
+    /// Per letter: the (variant, table) look-ups it leaves unchanged, as bits `v * tables
+    /// + k` (see `fixed.rs`).
+    pub(super) fixed: Vec<u64>,
     /// The look-ups whose indices the search follows from node to node.
     pub(super) incremental: Incremental,
     /// Per letter: the cost of its inverse.
@@ -208,6 +212,54 @@ impl Solver {
         Solver::assemble(puzzle, metric, opts, model, actions, canon, heuristic)
     }
 
+    /// The solver without its conjugates: the position and its inverse only (tests that
+    /// compare the two). What follows from the variants is worked out again.
+    #[cfg(test)]
+    pub(super) fn drop_conjugates(&mut self) {
+        let np = self.heuristic.pdbs.len();
+        let keep: Vec<bool> = self.variants.iter().map(|v| v.0.is_none()).collect();
+        let per_table = |flags: &[bool]| -> Vec<bool> {
+            flags
+                .chunks(np)
+                .zip(&keep)
+                .filter(|(_, &k)| k)
+                .flat_map(|(c, _)| c.iter().copied())
+                .collect()
+        };
+        self.needed = per_table(&self.needed);
+        self.consistent = self
+            .variants
+            .iter()
+            .filter(|v| v.0.is_none())
+            .map(|v| !v.1)
+            .collect();
+        self.variants.retain(|v| v.0.is_none());
+        self.conjugators.clear();
+        let shapes: Vec<_> = self
+            .heuristic
+            .pdbs
+            .iter()
+            .map(|p| p.shape.clone())
+            .collect();
+        self.fixed = fixed_lookups(
+            &self.model,
+            &self.actions,
+            &self.metric.alphabet.inverse,
+            &shapes,
+            &self.variants,
+            &self.conjugators,
+            &self.needed,
+        );
+        self.incremental = Incremental::new(
+            &self.model,
+            &self.actions,
+            &shapes,
+            &self.variants,
+            &self.conjugators,
+            &self.needed,
+        );
+    }
+
     /// The solver around its tables: the conjugators, the variants and which tables each
     /// one reads, the rules for symmetric positions.
     fn assemble(
@@ -297,11 +349,21 @@ impl Solver {
         let reversals = reversals_stay_canonical(metric, &canon);
         let incremental =
             Incremental::new(&model, &actions, &shapes, &variants, &conjugators, &needed);
+        let fixed = fixed_lookups(
+            &model,
+            &actions,
+            &metric.alphabet.inverse,
+            &shapes,
+            &variants,
+            &conjugators,
+            &needed,
+        );
         Ok(Solver {
             rotations,
             reversals,
             needed,
             incremental,
+            fixed,
             locator: Locator::new(&model),
             consistent: variants.iter().map(|v| !v.1).collect(),
             back: (0..metric.len())
