@@ -275,14 +275,12 @@ impl Solver {
         }
         // The indices known already need no state.
         let mut unknown = 0;
-        for k in 0..np {
-            if mine[k] == r {
-                let j = v * np + k;
-                if pr.known[j] == UNKNOWN {
-                    unknown += 1;
-                } else {
-                    pr.idx[j] = pr.known[j];
-                }
+        for (k, _) in mine.iter().enumerate().filter(|(_, &m)| m == r) {
+            let j = v * np + k;
+            if pr.known[j] == UNKNOWN {
+                unknown += 1;
+            } else {
+                pr.idx[j] = pr.known[j];
             }
         }
         if unknown == 0 {

@@ -18,7 +18,7 @@ use crate::pdb::{Part, Shape};
 fn keeps(model: &Model, g: &[u8], shape: &Shape) -> bool {
     let unturned = |orbit: usize| {
         let o = &model.orbits[orbit];
-        (0..o.size).all(|y| g[o.start + y] % o.twist == 0)
+        (0..o.size).all(|y| g[o.start + y].is_multiple_of(o.twist))
     };
     let at_home = |orbit: usize, x: u8| {
         let o = &model.orbits[orbit];

@@ -218,15 +218,13 @@ impl Solver {
     pub(super) fn drop_conjugates(&mut self) {
         let np = self.heuristic.pdbs.len();
         let keep: Vec<bool> = self.variants.iter().map(|v| v.0.is_none()).collect();
-        let per_table = |flags: &[bool]| -> Vec<bool> {
-            flags
-                .chunks(np)
-                .zip(&keep)
-                .filter(|(_, &k)| k)
-                .flat_map(|(c, _)| c.iter().copied())
-                .collect()
-        };
-        self.needed = per_table(&self.needed);
+        self.needed = self
+            .needed
+            .chunks(np)
+            .zip(&keep)
+            .filter(|(_, &k)| k)
+            .flat_map(|(c, _)| c.iter().copied())
+            .collect();
         self.consistent = self
             .variants
             .iter()
