@@ -23,6 +23,11 @@ pub(super) struct Probe {
     vars: Vec<u8>,
     /// Table indices, variant after variant.
     idx: Vec<u64>,
+    /// Indices known before staging (followed by the search, see
+    /// [`Incremental`](super::incremental::Incremental)), [`UNKNOWN`] for the others.
+    pub(super) known: Vec<u64>,
+    /// The look-ups read, as bits (their values in `ub` are exact).
+    pub(super) read: u64,
     /// The round of each look-up (`u8::MAX`: not made).
     round: Vec<u8>,
     /// Which variants' states are in `vars`.
@@ -33,6 +38,9 @@ pub(super) struct Probe {
     /// The largest value read so far.
     pub(super) h: u32,
 }
+
+/// An index not known before staging.
+pub(super) const UNKNOWN: u64 = u64::MAX;
 
 /// The rounds of look-ups of a bound (see [`Solver::plan`]).
 pub(super) const ROUNDS: u8 = 4;
@@ -62,6 +70,15 @@ pub(super) struct Parent<'a> {
     pub(super) ub: &'a [u8],
     /// The cost of the inverse of the letter from the parent to the child.
     pub(super) back: u32,
+    /// The look-ups the letter leaves unchanged whose parent bound is within the child's
+    /// limit (bits `v * tables + k`, see `fixed.rs`): the child's bound is the parent's.
+    pub(super) keep: u64,
+}
+
+/// Whether bit `j` of a mask of look-ups is set (masks hold the first 64).
+#[inline]
+pub(super) fn has(mask: u64, j: usize) -> bool {
+    j < 64 && mask >> j & 1 == 1
 }
 
 /// A look-up already computed (and prefetched): the (variant, table) hint and the index.
@@ -92,7 +109,11 @@ impl Solver {
         limit: u32,
     ) -> Option<u8> {
         let p = parent?;
-        let b = p.ub[v * self.heuristic.pdbs.len() + k] as u32 + p.back;
+        let j = v * self.heuristic.pdbs.len() + k;
+        if has(p.keep, j) {
+            return Some(p.ub[j]);
+        }
+        let b = p.ub[j] as u32 + p.back;
         (self.consistent[v] && b <= limit).then_some(b as u8)
     }
 
@@ -188,6 +209,9 @@ impl Solver {
         pr.vars.resize(nv * n, 0);
         pr.inv.resize(n, 0);
         pr.idx.resize(nv * np, 0);
+        pr.read = 0;
+        pr.known.clear();
+        pr.known.resize(nv * np, UNKNOWN);
         pr.round.resize(nv * np, 0);
         pr.staged.clear();
         pr.staged.resize(nv, false);
@@ -204,6 +228,7 @@ impl Solver {
                 pr.round[j] = match (self.bounded(parent, v, k, limit), parent) {
                     _ if read.is_some_and(|(r, _)| r == j) => {
                         ub[j] = read.map_or(0, |(_, val)| val);
+                        pr.read |= if j < 64 { 1 << j } else { 0 };
                         pr.h = ub[j] as u32;
                         u8::MAX
                     }
@@ -248,6 +273,19 @@ impl Solver {
         if !mine.contains(&r) {
             return;
         }
+        // The indices known already need no state.
+        let mut unknown = 0;
+        for (k, _) in mine.iter().enumerate().filter(|(_, &m)| m == r) {
+            let j = v * np + k;
+            if pr.known[j] == UNKNOWN {
+                unknown += 1;
+            } else {
+                pr.idx[j] = pr.known[j];
+            }
+        }
+        if unknown == 0 {
+            return;
+        }
         let state = &mut pr.vars[v * n..(v + 1) * n];
         if !pr.staged[v] {
             pr.staged[v] = true;
@@ -261,16 +299,18 @@ impl Solver {
                 self.variant(v, t, &pr.inv, state);
             }
         }
+        let known = &pr.known[v * np..(v + 1) * np];
+        let wanted = |k: usize| mine[k] == r && known[k] == UNKNOWN;
         // One look-up reads its orbit's cells directly; several share one pass locating
         // every piece.
-        if mine.iter().filter(|&&m| m == r).count() == 1 {
-            let k = mine.iter().position(|&m| m == r).unwrap_or(0);
+        if unknown == 1 {
+            let k = (0..np).position(wanted).unwrap_or(0);
             pr.idx[v * np + k] = pdbs[k].shape.index(state);
             return;
         }
         self.locator.locate(state, located);
         for (k, p) in pdbs.iter().enumerate() {
-            if mine[k] == r {
+            if wanted(k) {
                 pr.idx[v * np + k] = p.shape.index_located(state, located);
             }
         }
@@ -306,6 +346,7 @@ impl Solver {
             }
             let val = p.value(pr.idx[j]);
             ub[j] = val;
+            pr.read |= if j < 64 { 1 << j } else { 0 };
             if val as u32 > pr.h {
                 pr.h = val as u32;
                 if pr.h > pr.limit {

@@ -9,12 +9,17 @@
 //! - `solver`: [`Solver`], its tables and rules, and the iterations of increasing cost.
 //! - `bound`: the lower bound of a position, in rounds of table look-ups.
 //! - `axes`: the conjugates the tables over several orbits are looked up on.
+//! - `fixed`: the look-ups a letter leaves unchanged (on inverses).
+//! - `incremental`: their indices on the position and its conjugates, followed from node
+//!   to node by move tables.
 //! - `search`: the depth-first search of one thread below a task's first letters.
 //! - `schedule`: the tasks, their order, and the threads that share them.
 //! - `necklace`: the rotation and reversal rules of central positions.
 
 mod axes;
 mod bound;
+mod fixed;
+mod incremental;
 mod necklace;
 mod schedule;
 mod search;

@@ -24,6 +24,15 @@ struct Levels {
     /// Upper bounds of the node's table values, (variant, table) after (variant, table)
     /// (see [`Parent`]).
     ubs: Vec<Vec<u8>>,
+    /// The node's followed values, and its children's, child after child (see
+    /// [`Incremental`](super::incremental::Incremental)).
+    vals: Vec<Vec<u32>>,
+    kid_vals: Vec<Vec<u32>>,
+    /// The node's look-ups whose value in `ubs` is exact (bits, see `fixed.rs`), and per
+    /// child: the value that cuts it without a look-up (0: none), the look-ups it keeps
+    /// from the node, and its own exact ones.
+    exact: Vec<u64>,
+    kept: Vec<Vec<(u32, u64, u64)>>,
 }
 
 /// One thread's search of one task at one cost bound.
@@ -77,6 +86,10 @@ impl<'a> Search<'a> {
                 pending: vec![Vec::new(); max_depth + 1],
                 ubs: vec![vec![0; s.variants.len() * s.heuristic.pdbs.len()]; max_depth + 1],
                 first: vec![Vec::new(); max_depth + 1],
+                vals: vec![vec![0; s.incremental.width]; max_depth + 1],
+                kid_vals: vec![Vec::new(); max_depth + 1],
+                exact: vec![0; max_depth + 1],
+                kept: vec![Vec::new(); max_depth + 1],
             },
         }
     }
@@ -133,7 +146,13 @@ impl<'a> Search<'a> {
             return Some(g);
         }
         let h = self.h(depth, self.bound - g);
-        (g + h > self.bound).then_some(g + h)
+        if g + h > self.bound {
+            return Some(g + h);
+        }
+        self.s
+            .followed(&self.levels.bufs[depth], &mut self.levels.vals[depth]);
+        self.levels.exact[depth] = 0;
+        None
     }
 
     /// Lower bound of the distance of `t` (at least 1 when not solved).
@@ -166,6 +185,14 @@ impl<'a> Search<'a> {
         kids.resize(allowed.len() * n, 0);
         let mut first = std::mem::take(&mut self.levels.first[depth]);
         first.clear();
+        let inc = &self.s.incremental;
+        let w = inc.width;
+        let mut kid_vals = std::mem::take(&mut self.levels.kid_vals[depth]);
+        kid_vals.resize(allowed.len() * w, 0);
+        let mut kept = std::mem::take(&mut self.levels.kept[depth]);
+        kept.clear();
+        kept.resize(allowed.len(), (0, 0, 0));
+        let exact = self.levels.exact[depth];
         let np = self.s.heuristic.pdbs.len();
         // The children's first look-up: the table and variant with the largest value on
         // this node (the last one to cut among equals), likeliest to cut a child.
@@ -188,21 +215,35 @@ impl<'a> Search<'a> {
                 first.push(None);
                 continue;
             }
+            let limit = self
+                .bound
+                .saturating_sub(g + self.s.metric.cost[l as usize]);
+            // A look-up the letter keeps, exact above the limit, cuts the child at once.
+            let (cut, keep) = self.s.kept(l, &self.levels.ubs[depth], exact, limit);
+            kept[ci] = (cut, keep, 0);
+            if cut > 0 {
+                first.push(None);
+                continue;
+            }
             let kid = &mut kids[ci * n..(ci + 1) * n];
             self.s
                 .model
                 .apply(&self.s.actions[l as usize], &self.levels.bufs[depth], kid);
             // That look-up, unless this node's bound says it cannot cut this child.
-            let limit = self
-                .bound
-                .saturating_sub(g + self.s.metric.cost[l as usize]);
             let parent = Parent {
                 ub: &self.levels.ubs[depth],
                 back: self.s.back[l as usize],
+                keep,
             };
             let useless = ht < np && self.s.bounded(Some(parent), hv, ht, limit).is_some();
+            // Only the followed values this look-up needs: most children end at it (the
+            // others get the rest before their rounds).
+            let vals = &mut kid_vals[ci * w..(ci + 1) * w];
             let f = if useless {
                 None
+            } else if let Some(slot) = (ht < np).then(|| inc.slot(hv * np + ht)).flatten() {
+                inc.step_slot(slot, &self.levels.vals[depth], l, vals);
+                Some(inc.index(slot, vals))
             } else {
                 self.s.hint_index(kid, choice, &mut self.sc)
             };
@@ -236,6 +277,11 @@ impl<'a> Search<'a> {
                 self.next_bound = self.next_bound.min(g2);
                 continue;
             }
+            let (cut, keep, _) = kept[ci];
+            if cut > 0 {
+                self.next_bound = self.next_bound.min(g2 + cut);
+                continue;
+            }
             let kid = &kids[ci * n..(ci + 1) * n];
             if kid == &self.solved[..] {
                 if g2 == self.bound {
@@ -255,10 +301,16 @@ impl<'a> Search<'a> {
             let parent = Parent {
                 ub: &self.levels.ubs[depth],
                 back: self.s.back[l as usize],
+                keep,
             };
             let ub = &mut kub[ci * stride..(ci + 1) * stride];
             let pr = &mut probes[ci];
             self.s.plan(limit, Some(parent), ub, pr, first[ci]);
+            if w > 0 {
+                let vals = &mut kid_vals[ci * w..(ci + 1) * w];
+                inc.step(&self.levels.vals[depth], l, vals);
+                self.s.know(vals, pr);
+            }
             for v in 0..self.s.variants.len() {
                 self.s.stage(kid, v, 0, pr, &mut self.sc.located);
             }
@@ -282,7 +334,7 @@ impl<'a> Search<'a> {
                     self.s.fire(v, r, &probes[ci]);
                 }
             }
-            let mut kept = 0;
+            let mut left = 0;
             for j in 0..pending.len() {
                 let ci = pending[j];
                 let ub = &mut kub[ci * stride..(ci + 1) * stride];
@@ -291,11 +343,16 @@ impl<'a> Search<'a> {
                     let g2 = g + self.s.metric.cost[allowed[ci].0 as usize];
                     self.next_bound = self.next_bound.min(g2 + pr.h);
                 } else {
-                    pending[kept] = ci;
-                    kept += 1;
+                    pending[left] = ci;
+                    left += 1;
                 }
             }
-            pending.truncate(kept);
+            pending.truncate(left);
+        }
+        // The children left know their exact look-ups: those read, and those kept exact.
+        for &ci in &pending {
+            let (_, keep, ex) = &mut kept[ci];
+            *ex = probes[ci].read | (*keep & exact);
         }
         self.levels.probes[depth] = probes;
         // Then the search below the children left, in order (at a shared task's node, the
@@ -324,6 +381,8 @@ impl<'a> Search<'a> {
             self.path.push(l);
             self.levels.bufs[depth + 1].copy_from_slice(&kids[ci * n..(ci + 1) * n]);
             self.levels.ubs[depth + 1].copy_from_slice(&kub[ci * stride..(ci + 1) * stride]);
+            self.levels.vals[depth + 1].copy_from_slice(&kid_vals[ci * w..(ci + 1) * w]);
+            self.levels.exact[depth + 1] = kept[ci].2;
             if let Err(e) = self.dfs(depth + 1, g2, next, p) {
                 result = Err(e);
             }
@@ -336,6 +395,8 @@ impl<'a> Search<'a> {
         self.levels.pending[depth] = pending;
         self.levels.kids[depth] = kids;
         self.levels.first[depth] = first;
+        self.levels.kid_vals[depth] = kid_vals;
+        self.levels.kept[depth] = kept;
         result
     }
 }

@@ -2,6 +2,8 @@
 //! for many positions, and [`Solver::solve`], the iterations of increasing cost.
 
 use super::axes::axes;
+use super::fixed::fixed_lookups;
+use super::incremental::Incremental;
 use super::necklace::{reversals_stay_canonical, rotations_stay_canonical, Rules};
 use super::schedule::{self, Iteration};
 use super::{Optimal, OptimalOptions, Solution, Wanted};
@@ -36,6 +38,11 @@ pub struct Solver {
     /// its orbit holds distances in a quotient group of the puzzle, the same on the
     /// position as on its inverse and its conjugates: it is looked up on the position only.
     pub(super) needed: Vec<bool>,
+    /// Per letter: the (variant, table) look-ups it leaves unchanged, as bits `v * tables
+    /// + k` (see `fixed.rs`).
+    pub(super) fixed: Vec<u64>,
+    /// The look-ups whose indices the search follows from node to node.
+    pub(super) incremental: Incremental,
     /// Per letter: the cost of its inverse.
     pub(super) back: Vec<u32>,
     /// Whether every rotation of an optimal canonical sequence is canonical: the canonical
@@ -179,6 +186,78 @@ impl Solver {
         Solver::assemble(puzzle, metric, opts, model, actions, canon, heuristic)
     }
 
+    /// A solver with the tables of `shapes` left empty (tests of indices only: a look-up
+    /// would read past them).
+    #[cfg(test)]
+    pub(super) fn with_shapes_unfilled(
+        puzzle: &Puzzle,
+        metric: &Metric,
+        opts: &OptimalOptions,
+        shapes: Vec<crate::pdb::Shape>,
+        ctl: &Control,
+    ) -> Result<Solver, SolveError> {
+        let _ = ctl;
+        let (model, actions) = model_and_actions(puzzle, metric)?;
+        let canon = Canon::new(metric);
+        let heuristic = Heuristic {
+            pdbs: shapes
+                .into_iter()
+                .map(|shape| crate::pdb::Pdb {
+                    shape,
+                    table: crate::bigbuf::BigBuf::new(1, 0),
+                })
+                .collect(),
+            report: Vec::new(),
+        };
+        Solver::assemble(puzzle, metric, opts, model, actions, canon, heuristic)
+    }
+
+    /// The solver without its conjugates: the position and its inverse only (tests that
+    /// compare the two). What follows from the variants is worked out again.
+    #[cfg(test)]
+    pub(super) fn drop_conjugates(&mut self) {
+        let np = self.heuristic.pdbs.len();
+        let keep: Vec<bool> = self.variants.iter().map(|v| v.0.is_none()).collect();
+        self.needed = self
+            .needed
+            .chunks(np)
+            .zip(&keep)
+            .filter(|(_, &k)| k)
+            .flat_map(|(c, _)| c.iter().copied())
+            .collect();
+        self.consistent = self
+            .variants
+            .iter()
+            .filter(|v| v.0.is_none())
+            .map(|v| !v.1)
+            .collect();
+        self.variants.retain(|v| v.0.is_none());
+        self.conjugators.clear();
+        let shapes: Vec<_> = self
+            .heuristic
+            .pdbs
+            .iter()
+            .map(|p| p.shape.clone())
+            .collect();
+        self.fixed = fixed_lookups(
+            &self.model,
+            &self.actions,
+            &self.metric.alphabet.inverse,
+            &shapes,
+            &self.variants,
+            &self.conjugators,
+            &self.needed,
+        );
+        self.incremental = Incremental::new(
+            &self.model,
+            &self.actions,
+            &shapes,
+            &self.variants,
+            &self.conjugators,
+            &self.needed,
+        );
+    }
+
     /// The solver around its tables: the conjugators, the variants and which tables each
     /// one reads, the rules for symmetric positions.
     fn assemble(
@@ -247,7 +326,7 @@ impl Solver {
         // Per (variant, table): tables of pieces on the position and the first conjugates
         // (whole orbits on the position only), tables over several orbits on the position
         // and their own conjugates.
-        let needed = variants
+        let needed: Vec<bool> = variants
             .iter()
             .enumerate()
             .flat_map(|(v, &(conj, _))| {
@@ -266,10 +345,23 @@ impl Solver {
             .collect();
         let rotations = rotations_stay_canonical(metric, &canon);
         let reversals = reversals_stay_canonical(metric, &canon);
+        let incremental =
+            Incremental::new(&model, &actions, &shapes, &variants, &conjugators, &needed);
+        let fixed = fixed_lookups(
+            &model,
+            &actions,
+            &metric.alphabet.inverse,
+            &shapes,
+            &variants,
+            &conjugators,
+            &needed,
+        );
         Ok(Solver {
             rotations,
             reversals,
             needed,
+            incremental,
+            fixed,
             locator: Locator::new(&model),
             consistent: variants.iter().map(|v| !v.1).collect(),
             back: (0..metric.len())

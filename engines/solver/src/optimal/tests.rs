@@ -237,8 +237,7 @@ fn conjugates_are_exact() {
         assert_eq!(a, b);
     }
     let mut without = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
-    without.conjugators.clear();
-    without.variants.retain(|v| v.0.is_none());
+    without.drop_conjugates();
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     for _ in 0..6 {
         let mut p = c3.identity();

@@ -187,7 +187,7 @@ impl Coords {
     }
 
     /// The value of part `i` in a state.
-    pub(super) fn part_value(&self, i: usize, s: &[u8]) -> u64 {
+    pub(crate) fn part_value(&self, i: usize, s: &[u8]) -> u64 {
         self.readers[i].value(s)
     }
 
@@ -237,7 +237,7 @@ impl Coords {
 
     /// Per part: `moves[i][v * letters + l]`, the value of part `i` after letter `l` from
     /// the value `v`.
-    pub(super) fn move_tables(&self, model: &Model, actions: &[Action]) -> Vec<Vec<u32>> {
+    pub(crate) fn move_tables(&self, model: &Model, actions: &[Action]) -> Vec<Vec<u32>> {
         let mut out = vec![0u8; model.n];
         (0..self.parts.len())
             .map(|i| {
