@@ -116,13 +116,17 @@ pub fn join(
     // shared by all.
     let mut ix: Option<(CycleIndex, CycleIndex)> = None;
     let back = inverse(below.bottom_cycle.clone());
-    for Plan {
-        hx,
-        letters,
-        shapes,
-        effects,
-        gadgets,
-    } in plans
+    let plan_count = plans.len();
+    for (
+        pi,
+        Plan {
+            hx,
+            letters,
+            shapes,
+            effects,
+            gadgets,
+        },
+    ) in plans.into_iter().enumerate()
     {
         ctx.ctl.progress(&format!(
             "joins: {} gadgets replacing {} (of 3 and 5 cosets)",
@@ -176,8 +180,15 @@ pub fn join(
                 }
                 let (ix, ixb) = ix.as_ref().expect("indexed above");
                 let ways = [(below.bottom_cycle, ix), (&back, ixb)];
+                // The second shape gets a budget of cuts while another pair is left to
+                // try (its shape is another word, which the cycle's parity may allow).
+                let budget = if si == 1 && pi + 1 < plan_count {
+                    SHAPE_CUTS
+                } else {
+                    usize::MAX
+                };
                 let rotate = |depth: usize| {
-                    rotated_path_on(sub, &ways, below.bottom, e, depth, ctx.ctl)
+                    rotated_path_on(sub, &ways, below.bottom, e, depth, budget, ctx.ctl)
                         .map_err(interrupted(span))
                 };
                 let mut found = rotate(depth)?;
@@ -303,6 +314,10 @@ fn try_join(
     ));
     Ok(Some(w))
 }
+
+/// Cuts of the bottom cycle (each way round) searched for `x'yxy'x` before the next pair
+/// is tried: the 3x3x3 and 2x2x2 find theirs within the first 15,000.
+const SHAPE_CUTS: usize = 1 << 20;
 
 fn balance_full(w: &Word) -> Word {
     puz_hamilton::chain::balance(w, puz_hamilton::chain::balance::FANOUT)

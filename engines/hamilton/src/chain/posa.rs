@@ -170,7 +170,7 @@ pub fn rotated_path(
     let back = inverse(cycle.clone());
     let ixb = ix.reversed(alpha);
     let ways = [(cycle, &ix), (&back, &ixb)];
-    rotated_path_on(alpha, &ways, ranker, target, rotations, ctl)
+    rotated_path_on(alpha, &ways, ranker, target, rotations, usize::MAX, ctl)
 }
 
 /// The size of the group when `cycle` is a Hamilton cycle of it that rotations can work
@@ -185,13 +185,15 @@ pub fn indexable(alpha: &Alphabet, cycle: &Word, ranker: &dyn Ranker) -> Option<
 /// ([`CycleIndex::new`] for the size [`indexable`] gives; a cycle read backwards is
 /// indexed by [`CycleIndex::reversed`]), so that several searches share them. The cycles
 /// are searched side by side, a block of cuts of each in turn: on a cycle that alternates
-/// two moves an effect may take a rotation more one way round than the other.
+/// two moves an effect may take a rotation more one way round than the other. At most
+/// `max_cuts` cuts of each are tried.
 pub fn rotated_path_on(
     alpha: &Alphabet,
     ways: &[(&Word, &CycleIndex)],
     ranker: &dyn Ranker,
     target: &Perm,
     rotations: usize,
+    max_cuts: usize,
     ctl: &Control,
 ) -> Result<Option<Word>, Interrupt> {
     let n = target.degree();
@@ -200,6 +202,7 @@ pub fn rotated_path_on(
         return Ok(None);
     };
     let nn = size as usize;
+    let cuts = nn.min(max_cuts);
     for &(cycle, ix) in ways {
         if indexable(alpha, cycle, ranker) != Some(size) || ix.index.len() != nn {
             return Ok(None);
@@ -211,18 +214,18 @@ pub fn rotated_path_on(
     // works is taken, so the path found is the one a sequential scan finds.
     let mut a0 = 0;
     let mut ps = vec![Perm::identity(n); ways.len()];
-    while a0 < nn {
+    while a0 < cuts {
         ctl.check()?;
         if pace.due() {
             ctl.step(
                 "rotations",
                 "cuts of the cycle tried",
                 a0 as u64,
-                nn as u64,
+                cuts as u64,
                 "cuts",
             );
         }
-        let a1 = (a0 + CUTS_A_BLOCK).min(nn);
+        let a1 = (a0 + CUTS_A_BLOCK).min(cuts);
         for (&(cycle, ix), p) in ways.iter().zip(ps.iter_mut()) {
             let (index, letters) = (&ix.index, &ix.letters);
             // The position before each cut.
