@@ -219,10 +219,11 @@ impl Tmux {
         self.tmux(&["send-keys", "-t", &self.session, key]);
     }
 
-    /// The screen, once `done` holds of it (or after about ten seconds).
+    /// The screen, once `done` holds of it (or after about half a minute: on a machine
+    /// busy with other builds ten seconds were once not enough to start the REPL).
     fn screen_when(&self, done: impl Fn(&str) -> bool) -> String {
         let mut screen = String::new();
-        for _ in 0..50 {
+        for _ in 0..150 {
             screen = self.tmux(&["capture-pane", "-t", &self.session, "-p"]);
             if done(&screen) {
                 break;
