@@ -1,6 +1,8 @@
 //! The test puzzles of puz-testkit as the solver's tests use them, and the 2x2x2 with its
 //! enumerating ranker built once for every test that needs it.
 
+use crate::metric::Metric;
+use crate::model::{Action, Model};
 use puz_core::{Perm, Puzzle};
 pub use puz_testkit::cubies::*;
 pub use puz_testkit::{mv, seq, EnumRanker};
@@ -14,4 +16,14 @@ pub fn cube2_ranked() -> &'static (Puzzle, EnumRanker) {
         let r = EnumRanker::new(&gens);
         (c2, r)
     })
+}
+
+/// A metric's letters as actions on the model.
+pub fn actions_of(model: &Model, metric: &Metric) -> Vec<Action> {
+    metric
+        .alphabet
+        .perms
+        .iter()
+        .map(|p| model.action(p).unwrap())
+        .collect()
 }

@@ -117,12 +117,7 @@ mod tests {
         let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"], &Control::default()).unwrap();
         let model = Model::new(&c3).unwrap();
         let sym = Symmetries::new(&c3, &htm, &Canon::new(&htm));
-        let actions: Vec<_> = htm
-            .alphabet
-            .perms
-            .iter()
-            .map(|p| model.action(p).unwrap())
-            .collect();
+        let actions = crate::testsupport::actions_of(&model, &htm);
         let c = crate::pdb::choose_patterns(&model, &actions, 4 << 30).remove(0);
         let Shape::Coords(coords) = &c else {
             panic!("{c:?}")

@@ -268,12 +268,7 @@ mod tests {
             let ctl = Control::default();
             let htm = Metric::htm(&c3, &FACES, &ctl).unwrap();
             let model = crate::model::Model::new(&c3).unwrap();
-            let actions: Vec<_> = htm
-                .alphabet
-                .perms
-                .iter()
-                .map(|p| model.action(p).unwrap())
-                .collect();
+            let actions = crate::testsupport::actions_of(&model, &htm);
             let coords = crate::pdb::choose_patterns(&model, &actions, 4 << 30)
                 .into_iter()
                 .filter(|s| matches!(s, Shape::Coords(_)))

@@ -163,12 +163,7 @@ fn agrees_with_breadth_first_search() {
     let mut dist = std::collections::HashMap::new();
     let mut layer = vec![model.solved()];
     dist.insert(model.solved(), 0u64);
-    let acts: Vec<Action> = htm
-        .alphabet
-        .perms
-        .iter()
-        .map(|p| model.action(p).unwrap())
-        .collect();
+    let acts = crate::testsupport::actions_of(&model, &htm);
     for d in 1..=7u64 {
         let mut next = Vec::new();
         for s in &layer {
@@ -416,12 +411,7 @@ fn tables_over_several_orbits_are_lower_bounds() {
     let c3 = cube3();
     let htm = Metric::htm(&c3, &FACES, &Control::default()).unwrap();
     let model = Model::new(&c3).unwrap();
-    let actions: Vec<Action> = htm
-        .alphabet
-        .perms
-        .iter()
-        .map(|p| model.action(p).unwrap())
-        .collect();
+    let actions = crate::testsupport::actions_of(&model, &htm);
     let full = several_orbits(&model, &actions).unwrap();
     let slice = full.parts[0].clone();
     assert!(matches!(slice, Part::Set { orbit: 1, .. }));

@@ -2,17 +2,7 @@
 
 use crate::metric::Metric;
 use crate::model::{Action, Model};
-use crate::testsupport::cube2;
-
-/// A metric's letters as actions on the model.
-pub(super) fn actions_of(model: &Model, metric: &Metric) -> Vec<Action> {
-    metric
-        .alphabet
-        .perms
-        .iter()
-        .map(|p| model.action(p).unwrap())
-        .collect()
-}
+use crate::testsupport::{actions_of, cube2};
 
 pub(super) fn setup() -> (Model, Metric, Vec<Action>) {
     let c2 = cube2();
