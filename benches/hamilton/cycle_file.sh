@@ -5,6 +5,7 @@
 #
 #   bash benches/hamilton/cycle_file.sh qtm     # the whole 3x3x3, quarter turns: ~8 min, 8 GiB
 #   bash benches/hamilton/cycle_file.sh htm     # the whole 3x3x3, half-turn metric: the same
+#   bash benches/hamilton/cycle_file.sh cube4urdl  # the 4x4x4's <U, R, D, L>: ~12 min, 14 GiB
 #   bash benches/hamilton/cycle_file.sh cube4   # the 4x4x4's outer faces: its joining level
 #                                               # does not finish yet; CERTIFY=1 to certify
 set -euo pipefail
@@ -26,6 +27,11 @@ htm)
     group='<U, U2, R, R2, D, D2, L, L2, F, F2, B, B2>'
     chain='[<U, R>, <U, U2, R, R2, D, D2>, <U, U2, R, R2, D, D2, L, L2>, <U, U2, R, R2, D, D2, L, L2, F, F2>]'
     ;;
+cube4urdl)
+    puzzle=cube4
+    group='<U, R, D, L>'
+    chain='[<U, R>, <U, R, D>]'
+    ;;
 cube4)
     puzzle=cube4
     group='<U, R, D, L, F>'
@@ -33,7 +39,7 @@ cube4)
     certify=${CERTIFY:-0}
     ;;
 *)
-    echo "usage: $0 qtm|htm|cube4" >&2
+    echo "usage: $0 qtm|htm|cube4urdl|cube4" >&2
     exit 2
     ;;
 esac

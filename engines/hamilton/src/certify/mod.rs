@@ -115,7 +115,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            max_runs: 1 << 24,
+            max_runs: 1 << 26,
             max_bottom: 1 << 34,
             exact_below: 1 << 22,
             max_walked: 1 << 31,
