@@ -1,7 +1,7 @@
 //! The level of `hamilton(G, chain: [...])` whose new move commutes with no move below
 //! (the 3x3x3's `F` over `<U, R, D, L>`): Hamilton paths of the group below with the
-//! effects that gadgets need (letters from its cycle; `x'y'x` and `x'yxy'x` by rotations
-//! of the bottom cycle, carried up the commuting levels), the gadgets found by
+//! effects that gadgets need (letters from its cycle; conjugates `a'ba` and `x'yxy'x` by
+//! rotations of the bottom cycle, carried up the commuting levels), the gadgets found by
 //! puz-hamilton's search, and the cosets joined (puz-hamilton's `chain::joins`).
 
 use super::spec::{interrupted, Ctx};
@@ -9,7 +9,7 @@ use crate::diag::{Diag, EvalResult};
 use crate::span::Span;
 use puz_core::{Alphabet, Perm, Ranker, Word};
 use puz_hamilton::chain::effect::CycleIndex;
-use puz_hamilton::chain::joins::{find_gadgets, joining_level, Gadget, JoinOptions};
+use puz_hamilton::chain::joins::{find_gadgets, joining_level, quota, Gadget, JoinOptions};
 use puz_hamilton::chain::measure::inverse;
 use puz_hamilton::chain::posa::{indexable, rotated_path_on};
 use puz_hamilton::chain::{commuting_level, ChainError, CosetKey, Measure, SpliceOptions};
@@ -65,14 +65,21 @@ pub fn join(
         })
         .collect();
     let index = order / below.orders.last().copied().unwrap_or(1).max(1);
-    // Gadgets for every pair, before any path is made; the pairs with most gadgets first.
+    let top_key = *below.keys.last().expect("a level below");
+    // Gadgets for every pair, before any path is made; the pairs with most gadgets over
+    // Norskog's shapes first.
     struct Plan {
         hx: u32,
         letters: [u32; 4],
-        shapes: [Vec<u32>; 2],
+        /// Bottom words made by rotations: the conjugates `a'ba`, then `x'yxy'x`.
+        shapes: Vec<Vec<u32>>,
+        /// The shapes in the order they are searched.
+        search: Vec<usize>,
         /// The letters' effects, then each shape's and its inverse's.
         effects: Vec<Perm>,
         gadgets: Vec<Gadget>,
+        /// Gadgets over the letters and Norskog's shapes (the plans with most go first).
+        norskog: usize,
     }
     let mut plans: Vec<Plan> = Vec::new();
     for (x, y) in pairs {
@@ -84,7 +91,17 @@ pub fn join(
         };
         let (hx, hxi, hy, hyi) = (hx as u32, hxi as u32, hy as u32, hyi as u32);
         let letters = [hx, hxi, hy, hyi];
-        let shapes: [Vec<u32>; 2] = [vec![xi, yi, x], vec![xi, y, x, yi, x]];
+        // The conjugates `a'b'a` (`b` the other letter), with their inverses all `a'ba` of
+        // the two letters; the first is the `x'y'x` of Norskog's gadget.
+        let mut shapes: Vec<Vec<u32>> = [x, xi, y, yi]
+            .iter()
+            .map(|&a| {
+                let b = if a == x || a == xi { yi } else { xi };
+                vec![sub.inverse[a as usize], b, a]
+            })
+            .collect();
+        shapes.push(vec![xi, y, x, yi, x]);
+        let long = shapes.len() - 1;
         let mut effects: Vec<Perm> = letters
             .iter()
             .map(|&l| alpha.perms[l as usize].clone())
@@ -98,20 +115,57 @@ pub fn join(
         }
         let hosts = [hx, hxi];
         let mut gadgets: Vec<Gadget> = find_gadgets(alpha, &hosts, d, &effects, 3);
+        // When threes cannot add up to the index, fives and sevens can: conjugates alone
+        // give both on the 3x3x3 and the 4x4x4 (2,047 = 408·5 + 7, 8,191 = 1,634·5 +
+        // 3·7), where threes need `x'yxy'x`, which five rotations may not find.
         if index > 1 && !(index - 1).is_multiple_of(3) {
             gadgets.extend(find_gadgets(alpha, &hosts, d, &effects, 5));
+            gadgets.extend(find_gadgets(alpha, &hosts, d, &effects, 7));
         }
-        if !gadgets.is_empty() {
-            plans.push(Plan {
-                hx,
-                letters,
-                shapes,
-                effects,
-                gadgets,
-            });
+        // A gadget whose cosets coincide can never be placed.
+        gadgets.retain(|g| g.walks_distinct_cosets(alpha, &effects, top_key));
+        if gadgets.is_empty() {
+            continue;
         }
+        // Norskog's shapes first (`x'y'x`, then `x'yxy'x` for the gadgets of three); then,
+        // should `x'yxy'x` not be found, the fewest more conjugates whose gadgets (of five
+        // and seven, with those of `x'y'x` and the letters) add up to the index. That is a
+        // fallback: the last cosets are harder to cover exactly with gadgets of five than
+        // of three (they join the 2x2x2's 126 cosets, but the exact cover of the 3x3x3's
+        // last cosets was never found with them).
+        let uses = |g: &Gadget, allowed: &[usize]| {
+            g.effects
+                .iter()
+                .all(|&e| e < 4 || allowed.contains(&((e - 4) / 2)))
+        };
+        let fits = |allowed: &[usize]| {
+            let mut sizes: Vec<usize> = gadgets
+                .iter()
+                .filter(|g| uses(g, allowed))
+                .map(|g| g.size())
+                .collect();
+            sizes.sort_unstable();
+            sizes.dedup();
+            index > 1 && quota(index as usize - 1, &sizes).is_some()
+        };
+        let more = std::iter::once(vec![])
+            .chain((1..long).map(|i| vec![i]))
+            .chain((1..long).flat_map(|i| (i + 1..long).map(move |j| vec![i, j])))
+            .find(|more| fits(&[&[0][..], more].concat()))
+            .unwrap_or_default();
+        let search: Vec<usize> = [vec![0, long], more].concat();
+        let norskog = gadgets.iter().filter(|g| uses(g, &[0, long])).count();
+        plans.push(Plan {
+            hx,
+            letters,
+            shapes,
+            search,
+            effects,
+            gadgets,
+            norskog,
+        });
     }
-    plans.sort_by_key(|p| std::cmp::Reverse(p.gadgets.len()));
+    plans.sort_by_key(|p| std::cmp::Reverse(p.norskog));
     // The bottom cycle's index (both ways round), built at the first rotation search and
     // shared by all.
     let mut ix: Option<(CycleIndex, CycleIndex)> = None;
@@ -123,15 +177,20 @@ pub fn join(
             hx,
             letters,
             shapes,
+            search,
             effects,
             gadgets,
+            ..
         },
     ) in plans.into_iter().enumerate()
     {
+        let mut sizes: Vec<String> = gadgets.iter().map(|g| g.size().to_string()).collect();
+        sizes.dedup();
         ctx.ctl.progress(&format!(
-            "joins: {} gadgets replacing {} (of 3 and 5 cosets)",
+            "joins: {} gadgets replacing {} (of {} cosets)",
             gadgets.len(),
-            alpha.names[hx as usize]
+            alpha.names[hx as usize],
+            sizes.join(", ")
         ));
         // The paths: letters from the cycle below, shapes by rotations carried up.
         let mut paths: Vec<Option<Word>> = vec![None; effects.len()];
@@ -143,9 +202,9 @@ pub fn join(
         // that can run for an hour on a large bottom group (the 4x4x4's `<U, R>`), and the
         // gadgets without it often suffice.
         let mut tried = None;
-        for stage in 0..=shapes.len() {
+        for stage in 0..=search.len() {
             if stage > 0 {
-                let si = stage - 1;
+                let si = search[stage - 1];
                 let needed = gadgets.iter().any(|g| {
                     g.effects
                         .iter()
@@ -161,13 +220,15 @@ pub fn join(
                     text.join(" ")
                 ));
                 let e = &effects[4 + 2 * si];
-                // `x'y'x` takes two rotations. `x'yxy'x` takes five on a cycle that
-                // alternates two moves: the letter leaving each vertex then follows from its
-                // parity, so four rotations reach it only near the cycle's joins (on the
+                // A conjugate `a'ba` takes two rotations. `x'yxy'x` takes five on a cycle
+                // that alternates two moves: the letter leaving each vertex then follows from
+                // its parity, so four rotations reach it only near the cycle's joins (on the
                 // 2x2x2's `<U, R>` never for `U R' U' R U'`; on the 4x4x4's not in millions
-                // of cuts), five within thousands of cuts. A search allowed more than it
-                // needs explores deeper at every cut before the one that works.
-                let depth = if si == 0 { 2 } else { 5 };
+                // of cuts), five within thousands of cuts on the 2x2x2 and 3x3x3 (not in
+                // 1.6 M on the 4x4x4). A search allowed more than it needs explores deeper at
+                // every cut before the one that works.
+                let long = si + 1 == shapes.len();
+                let depth = if long { 5 } else { 2 };
                 let Some(size) = indexable(sub, below.bottom_cycle, below.bottom) else {
                     continue;
                 };
@@ -180,9 +241,9 @@ pub fn join(
                 }
                 let (ix, ixb) = ix.as_ref().expect("indexed above");
                 let ways = [(below.bottom_cycle, ix), (&back, ixb)];
-                // The second shape gets a budget of cuts while another pair is left to
-                // try (its shape is another word, which the cycle's parity may allow).
-                let budget = if si == 1 && pi + 1 < plan_count {
+                // `x'yxy'x` gets a budget of cuts while more conjugates or another pair are
+                // left to try (another word, which the cycle's parity may allow).
+                let budget = if long && (pi + 1 < plan_count || stage < search.len()) {
                     SHAPE_CUTS
                 } else {
                     usize::MAX
@@ -215,8 +276,8 @@ pub fn join(
         span,
         format!(
             "{name} commutes with no move of the group below, and no gadget joins its cosets: \
-             no identity {name} (path) {name}' (path) ... = a move below, over 3 or 5 cosets, \
-             holds for the paths this construction makes (x'y'x, x'yxy'x, single moves)"
+             no identity {name} (path) {name}' (path) ... = a move below, over 3, 5 or 7 cosets, \
+             holds for the paths this construction makes (conjugates x'yx, x'yxy'x, single moves)"
         ),
     )
     .with_help("each group of the chain adds one move: one that commutes with a move of the group below (as D with U), or one that gadgets join (as F over <U, R, D, L> on the 3x3x3)"))

@@ -3,6 +3,7 @@
 //! below, `v` a letter of it), found by meeting in the middle over a short list of
 //! effects.
 
+use crate::subgroup::CosetKey;
 use puz_core::{Alphabet, Perm};
 use std::collections::HashMap;
 
@@ -29,6 +30,31 @@ impl Gadget {
             p = p.then(&effects[*e]).then(&alpha.perms[*c as usize]);
         }
         p == alpha.perms[self.host as usize]
+    }
+
+    /// Whether the cosets it walks differ from each other and from its host's. Placed at
+    /// `y`, it walks the cosets of `y·u_i` (`u_0 = 1` the host's, `u_1 = d_0`, `u_{i+1} =
+    /// u_i e_i d_i`), and `y·u_i`, `y·u_j` share a coset exactly when `u_i⁻¹ u_j` lies in
+    /// the group below, whatever `y` is: checked once, at the identity.
+    pub fn walks_distinct_cosets(
+        &self,
+        alpha: &Alphabet,
+        effects: &[Perm],
+        below: &dyn CosetKey,
+    ) -> bool {
+        let n = alpha.perms[self.host as usize].degree();
+        let mut u = Perm::identity(n);
+        let mut keys = vec![below.key(&u)];
+        u = u.then(&alpha.perms[self.connectors[0] as usize]);
+        for (e, c) in self.effects.iter().zip(&self.connectors[1..]) {
+            let key = below.key(&u);
+            if keys.contains(&key) {
+                return false;
+            }
+            keys.push(key);
+            u = u.then(&effects[*e]).then(&alpha.perms[*c as usize]);
+        }
+        true
     }
 }
 

@@ -12,8 +12,8 @@
 //! effect of a letter `v` and closed by `v'`; every coset's path offers its letters `v` at
 //! a set of splice indices (the same for every coset walked by that path) to the gadgets
 //! with host `v`. Since every gadget adds `k` cosets, the index `[G:H]` must be
-//! `1 + sum k`: with gadgets of 3 and 5 cosets (2,048 on the 3x3x3 needs two of 5), the 5s
-//! are taken first. Greedily, breadth-first, a gadget is taken where all its cosets are
+//! `1 + sum k`: the larger gadgets are taken first, as many as make the rest a multiple of
+//! the smallest size (2,048 cosets on the 3x3x3 with gadgets of 5 and 7: one of 7). Greedily, breadth-first, a gadget is taken where all its cosets are
 //! new; when no coset offers one, the last cosets are matched exactly: every candidate
 //! gadget (a coset, an unused splice index, a gadget whose cosets are all unseen) is
 //! listed and an exact cover of the unseen cosets is searched (Algorithm X); when there
@@ -228,29 +228,12 @@ pub fn joining_level(
     let small = *sizes
         .first()
         .ok_or_else(|| ChainError::Invalid("no gadgets".into()))?;
-    let mut quota: HashMap<usize, usize> = HashMap::new();
-    {
-        let mut rest = index - 1;
-        let mut found = rest.is_multiple_of(small);
-        // Up to `small - 1` gadgets of one larger size make the count right.
-        'outer: for &s in &sizes[1..] {
-            for c in 1..small {
-                if rest >= c * s && (rest - c * s).is_multiple_of(small) {
-                    quota.insert(s, c);
-                    rest -= c * s;
-                    found = true;
-                    break 'outer;
-                }
-            }
-        }
-        if !found {
-            return Err(ChainError::Invalid(format!(
-                "{} cosets beyond the first are not a sum of gadget sizes {sizes:?}",
-                index - 1
-            )));
-        }
-        quota.insert(small, rest / small);
-    }
+    let mut quota = quota(index - 1, &sizes).ok_or_else(|| {
+        ChainError::Invalid(format!(
+            "{} cosets beyond the first are not a sum of gadget sizes {sizes:?}",
+            index - 1
+        ))
+    })?;
     for t in types.iter_mut() {
         add_points(&mut m, t, &hosts, opts.points.max(1));
     }
@@ -404,6 +387,26 @@ pub fn joining_level(
     let word = build(&mut m, &types, &tree, gadgets, close, alpha, ctl)?;
     stats.seconds = t0.elapsed().as_secs_f64();
     Ok((word, stats))
+}
+
+/// How many gadgets of each size (`sizes` ascending, distinct) add up to `rest` cosets:
+/// the smallest size fills what is left after fewer than `smallest` gadgets of one larger
+/// size; `None` when no such sum exists.
+pub fn quota(rest: usize, sizes: &[usize]) -> Option<HashMap<usize, usize>> {
+    let small = *sizes.first()?;
+    let mut quota = HashMap::new();
+    let mut rest = rest;
+    if !rest.is_multiple_of(small) {
+        let (s, c) = sizes[1..].iter().find_map(|&s| {
+            (1..small)
+                .find(|&c| rest >= c * s && (rest - c * s).is_multiple_of(small))
+                .map(|c| (s, c))
+        })?;
+        quota.insert(s, c);
+        rest -= c * s;
+    }
+    quota.insert(small, rest / small);
+    Some(quota)
 }
 
 fn place(

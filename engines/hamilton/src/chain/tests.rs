@@ -457,3 +457,117 @@ fn the_search_finds_norskogs_gadget() {
     };
     assert!(!wrong.holds(&a, &effects));
 }
+
+/// Whether a gadget's cosets differ does not depend on where it is placed: the answer at
+/// the identity is the answer at random positions (by membership in the group below), on
+/// the 2x2x2 `<U,R,F>`; a gadget that comes back to its host's coset is told.
+#[test]
+fn gadget_cosets_distinct_anywhere_or_nowhere() {
+    use rand::SeedableRng;
+    let ctl = Control::default();
+    let p = puz_testkit::cubies::cube2();
+    let a = alphabet(&p, &["U", "R", "F"]);
+    let n = p.degree();
+    let gs = groups(&a, &["U", "R", "F"], &ctl);
+    let sub = Alphabet::new(a.names[..4].to_vec(), a.perms[..4].to_vec()).unwrap();
+    let paths = cube2_effect_paths(&a, &sub, &gs[1], &ctl);
+    let mut m = Measure::new(&a, n);
+    let effects: Vec<Perm> = paths.iter().map(|w| m.product(w)).collect();
+    let f = letter(&a, "F");
+    let hosts = [letter(&a, "R"), letter(&a, "R'")];
+    let below = Keys(CosetKeys::new(&gs[1], Some(&gs[2]), &ctl).unwrap());
+    let mut gadgets = joins::find_gadgets(&a, &hosts, f, &effects, 5);
+    gadgets.extend(joins::find_gadgets(&a, &hosts, f, &effects, 7));
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let ys: Vec<Perm> = (0..8).map(|_| gs[2].random(&mut rng)).collect();
+    let (mut yes, mut no) = (0, 0);
+    for g in &gadgets {
+        let told = g.walks_distinct_cosets(&a, &effects, &below);
+        for y in &ys {
+            let mut xs = vec![y.clone()];
+            let mut x = y.then(&a.perms[g.connectors[0] as usize]);
+            for (e, c) in g.effects.iter().zip(&g.connectors[1..]) {
+                xs.push(x.clone());
+                x = x.then(&effects[*e]).then(&a.perms[*c as usize]);
+            }
+            let distinct = (0..xs.len())
+                .all(|i| (i + 1..xs.len()).all(|j| !gs[1].contains(&xs[i].inverse().then(&xs[j]))));
+            assert_eq!(told, distinct, "{g:?}");
+        }
+        if told {
+            yes += 1
+        } else {
+            no += 1
+        }
+    }
+    assert!(yes > 0 && no > 0, "{yes} distinct, {no} not");
+    // F, a path with no effect, F' comes back to the host's coset.
+    let back = joins::Gadget {
+        host: hosts[0],
+        connectors: vec![f, a.inverse[f as usize], f],
+        effects: vec![0, 0],
+    };
+    let none = [Perm::identity(n)];
+    assert!(!back.walks_distinct_cosets(&a, &none, &below));
+}
+
+/// Gadget counts that add up to the cosets beyond the first: fewer than `smallest` of one
+/// larger size, the rest of the smallest.
+#[test]
+fn gadget_quotas() {
+    let q = |rest: usize, sizes: &[usize]| {
+        joins::quota(rest, sizes).map(|q| {
+            let mut v: Vec<(usize, usize)> = q.into_iter().filter(|&(_, c)| c > 0).collect();
+            v.sort_unstable();
+            v
+        })
+    };
+    assert_eq!(q(2047, &[3, 5]), Some(vec![(3, 679), (5, 2)]));
+    assert_eq!(q(2047, &[5, 7]), Some(vec![(5, 408), (7, 1)]));
+    assert_eq!(q(8191, &[5, 7]), Some(vec![(5, 1634), (7, 3)]));
+    assert_eq!(q(125, &[5, 7]), Some(vec![(5, 25)]));
+    assert_eq!(q(2047, &[5]), None);
+    assert_eq!(q(2047, &[7]), None);
+    assert_eq!(q(3, &[5, 7]), None);
+    assert_eq!(q(12, &[5, 7]), Some(vec![(5, 1), (7, 1)]));
+    assert_eq!(q(5, &[]), None);
+}
+
+/// Without gadgets of three (the fallback when `x'yxy'x` is not found), gadgets of five and
+/// seven join the 2x2x2's 126 cosets of `<U,R>`: the counts add up (125 = 25·5), the
+/// gadgets whose cosets coincide are left out, and the walk accepts the cycle.
+#[test]
+fn joins_without_gadgets_of_three() {
+    let ctl = Control::default();
+    let p = puz_testkit::cubies::cube2();
+    let a = alphabet(&p, &["U", "R", "F"]);
+    let n = p.degree();
+    let gs = groups(&a, &["U", "R", "F"], &ctl);
+    let sub = Alphabet::new(a.names[..4].to_vec(), a.perms[..4].to_vec()).unwrap();
+    let paths = cube2_effect_paths(&a, &sub, &gs[1], &ctl);
+    let mut m = Measure::new(&a, n);
+    let effects: Vec<Perm> = paths.iter().map(|w| m.product(w)).collect();
+    let f = letter(&a, "F");
+    let hosts = [letter(&a, "R"), letter(&a, "R'")];
+    let below = Keys(CosetKeys::new(&gs[1], Some(&gs[2]), &ctl).unwrap());
+    let mut gadgets = joins::find_gadgets(&a, &hosts, f, &effects, 5);
+    gadgets.extend(joins::find_gadgets(&a, &hosts, f, &effects, 7));
+    let found = gadgets.len();
+    gadgets.retain(|g| g.walks_distinct_cosets(&a, &effects, &below));
+    assert!(gadgets.len() < found, "some gadgets come back to a coset");
+    let (w, stats) = joins::joining_level(
+        &a,
+        &paths,
+        0,
+        &gadgets,
+        &below,
+        order(&gs[2]),
+        &Default::default(),
+        &ctl,
+    )
+    .unwrap();
+    assert_eq!(stats.cosets, 126);
+    assert_eq!(stats.gadgets, vec![(5, 25)], "{stats:?}");
+    let r = EnumRanker::new(&a.perms);
+    assert_eq!(walk(&w, &a, &r), Kind::Cycle, "{stats:?}");
+}
