@@ -248,13 +248,30 @@ pub fn join(
                 } else {
                     usize::MAX
                 };
-                let rotate = |depth: usize| {
-                    rotated_path_on(sub, &ways, below.bottom, e, depth, budget, ctx.ctl)
-                        .map_err(interrupted(span))
+                let rotate = |depth: usize, both_ends: bool, budget: usize| {
+                    rotated_path_on(
+                        sub,
+                        &ways,
+                        below.bottom,
+                        e,
+                        depth,
+                        both_ends,
+                        budget,
+                        ctx.ctl,
+                    )
+                    .map_err(interrupted(span))
                 };
-                let mut found = rotate(depth)?;
+                let mut found = None;
+                if long {
+                    // Rotations at both ends reach `x'yxy'x` in three (on the 2x2x2), at
+                    // 8^3 ranks a cut against 4^5 for five at the end alone.
+                    found = rotate(3, true, SHAPE_CUTS)?;
+                }
+                if found.is_none() {
+                    found = rotate(depth, false, budget)?;
+                }
                 if found.is_none() && depth == 2 {
-                    found = rotate(4)?;
+                    found = rotate(4, false, budget)?;
                 }
                 let Some(p) = found else { continue };
                 let path = carry_up(ctx, alpha, below, balance_full(&to_full(&p)), span)?;

@@ -135,6 +135,27 @@ impl Pieces {
         Pieces { pieces, joins }
     }
 
+    /// The same path walked from its end to its start.
+    fn reversed(&self, inv: &[u32]) -> Pieces {
+        Pieces {
+            pieces: self
+                .pieces
+                .iter()
+                .rev()
+                .map(|p| Piece {
+                    start: if p.forward {
+                        p.start + p.count - 1
+                    } else {
+                        p.start + 1 - p.count
+                    },
+                    count: p.count,
+                    forward: !p.forward,
+                })
+                .collect(),
+            joins: self.joins.iter().rev().map(|&j| inv[j as usize]).collect(),
+        }
+    }
+
     fn word(&self, m: &mut Measure, rot: &Word) -> Word {
         let mut items = Vec::new();
         for (i, p) in self.pieces.iter().enumerate() {
@@ -170,7 +191,16 @@ pub fn rotated_path(
     let back = inverse(cycle.clone());
     let ixb = ix.reversed(alpha);
     let ways = [(cycle, &ix), (&back, &ixb)];
-    rotated_path_on(alpha, &ways, ranker, target, rotations, usize::MAX, ctl)
+    rotated_path_on(
+        alpha,
+        &ways,
+        ranker,
+        target,
+        rotations,
+        false,
+        usize::MAX,
+        ctl,
+    )
 }
 
 /// The size of the group when `cycle` is a Hamilton cycle of it that rotations can work
@@ -186,13 +216,17 @@ pub fn indexable(alpha: &Alphabet, cycle: &Word, ranker: &dyn Ranker) -> Option<
 /// indexed by [`CycleIndex::reversed`]), so that several searches share them. The cycles
 /// are searched side by side, a block of cuts of each in turn: on a cycle that alternates
 /// two moves an effect may take a rotation more one way round than the other. At most
-/// `max_cuts` cuts of each are tried.
+/// `max_cuts` cuts of each are tried. With `both_ends`, the path's start is rotated too
+/// (the path read backwards, rotated at its end, read forwards again: the effect `e`
+/// becomes `l'·h'·e`), so that effects grow at both ends, at twice the branching.
+#[allow(clippy::too_many_arguments)]
 pub fn rotated_path_on(
     alpha: &Alphabet,
     ways: &[(&Word, &CycleIndex)],
     ranker: &dyn Ranker,
     target: &Perm,
     rotations: usize,
+    both_ends: bool,
     max_cuts: usize,
     ctl: &Control,
 ) -> Result<Option<Word>, Interrupt> {
@@ -249,12 +283,12 @@ pub fn rotated_path_on(
                     index,
                     nn,
                     a,
-                    start: &next,
                     target,
                     rot_letter: &rot_letter,
+                    both_ends,
                 };
                 let e0 = alpha.perms[alpha.inverse[ca] as usize].clone();
-                ctx.dfs(&base, &e0, here, rotations).map(|f| (a, f))
+                ctx.dfs(&base, &e0, &next, here, rotations).map(|f| (a, f))
             });
             ctl.check()?;
             if let Some((a, found)) = found {
@@ -284,38 +318,68 @@ struct Search<'a> {
     index: &'a [u32],
     nn: usize,
     a: usize,
-    /// `v_{a+1}`, where the path starts.
-    start: &'a Perm,
     target: &'a Perm,
     rot_letter: &'a dyn Fn(usize) -> u32,
+    both_ends: bool,
 }
 
 impl Search<'_> {
-    /// Rotations of `path` (effect `e`, end `t` absolute) reaching the target.
-    fn dfs(&self, path: &Pieces, e: &Perm, t: &Perm, left: usize) -> Option<Pieces> {
+    /// The rotation of `path` at the vertex `w = t·h` of its end `t` (absolute): the new
+    /// path and the letter leaving `w` on the old one; `None` when `w` is the end's
+    /// neighbour on the path (no rotation there).
+    fn rotate_end(&self, path: &Pieces, t: &Perm, h: usize) -> Option<(Pieces, usize)> {
+        let al = self.alpha;
+        let w = t.then(&al.perms[h]);
+        let r = self.ranker.rank(&w)?;
+        let rot = (self.index[r as usize] as usize + self.nn - self.a - 1) % self.nn;
+        let place = path.place(rot);
+        if place + 2 >= self.nn {
+            return None;
+        }
+        let l = path.leave(place, self.rot_letter, &al.inverse) as usize;
+        Some((path.rotate(place, al.inverse[h], &al.inverse), l))
+    }
+
+    /// Rotations of `path` (from `s` to `t`, absolute; effect `e`) reaching the target.
+    fn dfs(&self, path: &Pieces, e: &Perm, s: &Perm, t: &Perm, left: usize) -> Option<Pieces> {
         if left == 0 {
             return None;
         }
         let al = self.alpha;
         for h in 0..al.len() {
-            let w = t.then(&al.perms[h]);
-            let Some(r) = self.ranker.rank(&w) else {
+            let Some((rotated, l)) = self.rotate_end(path, t, h) else {
                 continue;
             };
-            let rot = (self.index[r as usize] as usize + self.nn - self.a - 1) % self.nn;
-            let place = path.place(rot);
-            if place + 2 >= self.nn {
-                continue;
-            }
-            let l = path.leave(place, self.rot_letter, &al.inverse) as usize;
             let e2 = e.then(&al.perms[h]).then(&al.perms[l]);
-            let rotated = path.rotate(place, al.inverse[h], &al.inverse);
             if e2 == *self.target {
                 return Some(rotated);
             }
             if left > 1 {
-                let t2 = self.start.then(&e2);
-                if let Some(found) = self.dfs(&rotated, &e2, &t2, left - 1) {
+                let t2 = s.then(&e2);
+                if let Some(found) = self.dfs(&rotated, &e2, s, &t2, left - 1) {
+                    return Some(found);
+                }
+            }
+        }
+        if !self.both_ends {
+            return None;
+        }
+        // The start: the path backwards (from `t` to `s`, effect `e'`) rotated at its end.
+        let back = path.reversed(&al.inverse);
+        let ei = e.inverse();
+        for h in 0..al.len() {
+            let Some((rotated, l)) = self.rotate_end(&back, s, h) else {
+                continue;
+            };
+            let eb = ei.then(&al.perms[h]).then(&al.perms[l]);
+            let rotated = rotated.reversed(&al.inverse);
+            let e2 = eb.inverse();
+            if e2 == *self.target {
+                return Some(rotated);
+            }
+            if left > 1 {
+                let s2 = t.then(&eb);
+                if let Some(found) = self.dfs(&rotated, &e2, &s2, t, left - 1) {
                     return Some(found);
                 }
             }

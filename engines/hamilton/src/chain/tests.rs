@@ -571,3 +571,38 @@ fn joins_without_gadgets_of_three() {
     let r = EnumRanker::new(&a.perms);
     assert_eq!(walk(&w, &a, &r), Kind::Cycle, "{stats:?}");
 }
+
+/// Rotations at both ends of the path keep a Hamilton path with the effect claimed (each
+/// walked), and reach `U R' U' R U'` in three rotations (the end alone takes five).
+#[test]
+fn effects_by_rotations_at_both_ends() {
+    use super::effect::CycleIndex;
+    let ctl = Control::default();
+    let p = puz_testkit::cubies::cube2_six();
+    let a = alphabet(&p, &["U", "R"]);
+    let gs = groups(&a, &["U", "R"], &ctl);
+    let base = balance(&crate::hamilton(&a, &gs[1], &ctl).unwrap(), 8);
+    let size = gs[1].size().unwrap();
+    let ix = CycleIndex::new(&a, &base, &gs[1], size, &ctl).unwrap();
+    let back = measure::inverse(base.clone());
+    let ixb = ix.reversed(&a);
+    let ways = [(&base, &ix), (&back, &ixb)];
+    let id = Perm::identity(p.degree());
+    for (text, rotations) in [
+        ("R' U' R", 2),
+        ("U R U'", 2),
+        ("R' U R U' R", 4),
+        ("U R' U' R U'", 3),
+        ("U' R' U R U", 3),
+        ("R U R' U' R'", 3),
+    ] {
+        let e = parse(&a, text, &[]).eval(&a, p.degree());
+        let path =
+            super::posa::rotated_path_on(&a, &ways, &gs[1], &e, rotations, true, usize::MAX, &ctl)
+                .unwrap()
+                .unwrap_or_else(|| panic!("no rotations at both ends give {text}"));
+        assert_eq!(path.eval(&a, p.degree()), e);
+        let rep = check(&path, &a, &id, &gs[1], Mode::Hamilton, &ctl).unwrap();
+        assert_eq!(rep.kind, Kind::Path, "{text}");
+    }
+}
