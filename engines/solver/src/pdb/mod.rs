@@ -415,8 +415,9 @@ mod tests {
         // A build cancelled (from a worker thread, as Ctrl-C would) as soon as it starts
         // filling its second table: the first table is cached whole, nothing partial is
         // left, and the next build loads the first and builds the rest, the same tables
-        // as an uncached build.
+        // as an uncached build. The budget is one of several tables of pieces.
         let (model, htm, actions) = setup();
+        let budget = 20_000;
         let dir = std::env::temp_dir().join(format!("puz-pdb-cancel-{}", std::process::id()));
         let cache = Some(Cache {
             dir: &dir,
@@ -434,7 +435,7 @@ mod tests {
                 }
             }
         });
-        let r = Heuristic::build(7, &model, &htm, &actions, 200_000, cache, &ctl);
+        let r = Heuristic::build(7, &model, &htm, &actions, budget, cache, &ctl);
         assert!(
             matches!(r, Err(SolveError::Interrupt(Interrupt::Cancelled))),
             "{:?}",
@@ -453,14 +454,14 @@ mod tests {
         );
         assert!(left.iter().all(|n| !n.contains(TEMP_MARK)), "{left:?}");
         let ctl = Control::default();
-        let again = Heuristic::build(7, &model, &htm, &actions, 200_000, cache, &ctl).unwrap();
+        let again = Heuristic::build(7, &model, &htm, &actions, budget, cache, &ctl).unwrap();
         assert!(again.report[0].contains("loaded"), "{:?}", again.report);
         assert!(
             again.report[1..].iter().all(|l| l.contains("built")),
             "{:?}",
             again.report
         );
-        let fresh = Heuristic::build(7, &model, &htm, &actions, 200_000, None, &ctl).unwrap();
+        let fresh = Heuristic::build(7, &model, &htm, &actions, budget, None, &ctl).unwrap();
         for (x, y) in again.pdbs.iter().zip(&fresh.pdbs) {
             assert_eq!(x.table[..], y.table[..]);
         }
