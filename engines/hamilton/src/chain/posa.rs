@@ -11,9 +11,11 @@
 //! vertex follows from its parity (`U` from even positions, `R` from odd, or their
 //! inverses backwards), and the end's parity never changes, so some five-letter effects
 //! need five rotations away from the cycle's joins (`U R' U' R U'` on the 2x2x2 and the
-//! 4x4x4). The path is kept as pieces of the cycle (forwards or backwards) and the
-//! letters joining them; the positions are found by an index of the cycle by rank
-//! ([`CycleIndex`], 4 bytes and a letter per position).
+//! 4x4x4). The start can be rotated too: the path read backwards (effect `e'`), rotated
+//! at its end, and read forwards again has the effect `l'·h'·e`, so effects grow at both
+//! ends and `U R' U' R U'` takes three rotations. The path is kept as pieces of the cycle
+//! (forwards or backwards) and the letters joining them; the positions are found by an
+//! index of the cycle by rank ([`CycleIndex`], 4 bytes and a letter per position).
 
 use super::effect::CycleIndex;
 use super::measure::{cat, inverse, Measure};
