@@ -13,6 +13,7 @@ use puz_hamilton::chain::joins::{find_gadgets, joining_level, quota, Gadget, Joi
 use puz_hamilton::chain::measure::inverse;
 use puz_hamilton::chain::posa::{indexable, rotated_path_on};
 use puz_hamilton::chain::{commuting_level, ChainError, CosetKey, Measure, SpliceOptions};
+use std::collections::HashMap;
 
 /// What the joining level needs from the chain below it.
 pub struct Below<'a> {
@@ -118,9 +119,12 @@ pub fn join(
         // When threes cannot add up to the index, fives and sevens can: conjugates alone
         // give both on the 3x3x3 and the 4x4x4 (2,047 = 408·5 + 7, 8,191 = 1,634·5 +
         // 3·7), where threes need `x'yxy'x`, which five rotations may not find.
+        let sevens = index > 1 && quota(index as usize - 1, &[5]).is_none();
         if index > 1 && !(index - 1).is_multiple_of(3) {
             gadgets.extend(find_gadgets(alpha, &hosts, d, &effects, 5));
-            gadgets.extend(find_gadgets(alpha, &hosts, d, &effects, 7));
+            if sevens {
+                gadgets.extend(find_gadgets(alpha, &hosts, d, &effects, 7));
+            }
         }
         // A gadget whose cosets coincide can never be placed.
         gadgets.retain(|g| g.walks_distinct_cosets(alpha, &effects, top_key));
@@ -153,6 +157,22 @@ pub fn join(
             .chain((1..long).flat_map(|i| (i + 1..long).map(move |j| vec![i, j])))
             .find(|more| fits(&[&[0][..], more].concat()))
             .unwrap_or_default();
+        // Kept: the gadgets of Norskog's shapes (of 3 and 5), and at most
+        // `FALLBACK_GADGETS` of each size over the fallback's conjugates (sevens only when
+        // fives alone cannot add up): every gadget is tried at every splice index.
+        let fallback = [&[0][..], &more].concat();
+        let mut count: HashMap<usize, usize> = HashMap::new();
+        gadgets.retain(|g| {
+            if uses(g, &[0, long]) && g.size() < 7 {
+                return true;
+            }
+            if !uses(g, &fallback) || g.size() < 5 || (g.size() == 7 && !sevens) {
+                return false;
+            }
+            let c = count.entry(g.size()).or_default();
+            *c += 1;
+            *c <= FALLBACK_GADGETS
+        });
         let search: Vec<usize> = [vec![0, long], more].concat();
         let norskog = gadgets.iter().filter(|g| uses(g, &[0, long])).count();
         plans.push(Plan {
@@ -392,6 +412,9 @@ fn try_join(
     ));
     Ok(Some(w))
 }
+
+/// Gadgets of each size kept for the fallback over more conjugates.
+const FALLBACK_GADGETS: usize = 256;
 
 /// Cuts of the bottom cycle (each way round) searched for `x'yxy'x` before the next pair
 /// is tried: the 3x3x3 and 2x2x2 find theirs within the first 15,000.

@@ -39,7 +39,8 @@ pub struct JoinOptions {
     pub cover_steps: u64,
     /// The most greedy gadgets given back at once for one exact cover.
     pub give_back: usize,
-    /// The most cosets an exact cover is asked to cover.
+    /// The most cosets an exact cover is asked to cover (or an eighth of the index, if
+    /// more: the last cosets of a large level are more).
     pub cover_max: usize,
 }
 
@@ -339,7 +340,7 @@ pub fn joining_level(
             }
             if give_back <= can
                 && give_back <= opts.give_back
-                && left + small * give_back <= opts.cover_max
+                && left + small * give_back <= opts.cover_max.max(index / 8)
             {
                 let keep = tree.placed.len() - give_back;
                 let cut = tree.placed[keep].first as usize;
