@@ -35,7 +35,7 @@ pub struct JoinOptions {
     pub points: usize,
     /// Give up past this many splice indices per path.
     pub max_points: usize,
-    /// Steps of the exact-cover search per attempt.
+    /// Steps of the exact-cover search per attempt (at least 2,000 a coset to cover).
     pub cover_steps: u64,
     /// The most greedy gadgets given back at once for one exact cover.
     pub give_back: usize,
@@ -527,7 +527,10 @@ fn cover(
         slot: &slot,
         elems: elems.len(),
     };
-    let Some(chosen) = super::exact_cover::solve(&problem, opts.cover_steps, ctl)? else {
+    // Larger covers get more steps: a cover of the 4x4x4's last thousand cosets was not
+    // found in the steps that cover the 3x3x3's last few hundred.
+    let steps = opts.cover_steps.max(2_000 * need as u64);
+    let Some(chosen) = super::exact_cover::solve(&problem, steps, ctl)? else {
         return Ok(Err(true));
     };
     let mut out = Vec::new();
