@@ -375,28 +375,64 @@ fn cube2_effect_paths(a: &Alphabet, sub: &Alphabet, g: &Group, ctl: &Control) ->
     paths
 }
 
+/// The 2x2x2 `<U,R,F>` over `<U,R>`: its groups, the paths Norskog's gadgets need (and
+/// their effects), `F`, the hosts `R` and `R'`, and the keys of `<U,R>`'s cosets.
+struct Cube2Join {
+    a: Alphabet,
+    n: usize,
+    gs: Vec<Group>,
+    paths: Vec<Word>,
+    effects: Vec<Perm>,
+    f: u32,
+    hosts: [u32; 2],
+    below: Keys,
+}
+
+fn cube2_join(ctl: &Control) -> Cube2Join {
+    let p = puz_testkit::cubies::cube2();
+    let a = alphabet(&p, &["U", "R", "F"]);
+    let n = p.degree();
+    let gs = groups(&a, &["U", "R", "F"], ctl);
+    let sub = Alphabet::new(a.names[..4].to_vec(), a.perms[..4].to_vec()).unwrap();
+    let paths = cube2_effect_paths(&a, &sub, &gs[1], ctl);
+    let mut m = Measure::new(&a, n);
+    let effects: Vec<Perm> = paths.iter().map(|w| m.product(w)).collect();
+    let f = letter(&a, "F");
+    let hosts = [letter(&a, "R"), letter(&a, "R'")];
+    let below = Keys(CosetKeys::new(&gs[1], Some(&gs[2]), ctl).unwrap());
+    Cube2Join {
+        a,
+        n,
+        gs,
+        paths,
+        effects,
+        f,
+        hosts,
+        below,
+    }
+}
+
 /// The 2x2x2 `<U,R,F>` (126 cosets of `<U,R>`, `F` commuting with neither): gadgets of 3
 /// and 5 cosets found by the search, joined into a cycle that the walk accepts.
 #[test]
 fn joins_of_three_and_five_cosets() {
     let ctl = Control::default();
-    let p = puz_testkit::cubies::cube2();
-    let a = alphabet(&p, &["U", "R", "F"]);
-    let n = p.degree();
-    let gs = groups(&a, &["U", "R", "F"], &ctl);
-    let sub = Alphabet::new(a.names[..4].to_vec(), a.perms[..4].to_vec()).unwrap();
-    let paths = cube2_effect_paths(&a, &sub, &gs[1], &ctl);
-    let mut m = Measure::new(&a, n);
-    let effects: Vec<Perm> = paths.iter().map(|w| m.product(w)).collect();
-    let f = letter(&a, "F");
-    let hosts = [letter(&a, "R"), letter(&a, "R'")];
+    let Cube2Join {
+        a,
+        gs,
+        paths,
+        effects,
+        f,
+        hosts,
+        below,
+        ..
+    } = cube2_join(&ctl);
     let mut gadgets = joins::find_gadgets(&a, &hosts, f, &effects, 3);
     let threes = gadgets.len();
     assert!(threes > 0, "Norskog's identity is among them");
     gadgets.extend(joins::find_gadgets(&a, &hosts, f, &effects, 5));
     assert!(gadgets.len() > threes, "some gadgets of 5");
     assert!(gadgets.iter().all(|g| g.holds(&a, &effects)));
-    let below = Keys(CosetKeys::new(&gs[1], Some(&gs[2]), &ctl).unwrap());
     let (w, stats) = joins::joining_level(
         &a,
         &paths,
@@ -465,17 +501,16 @@ fn the_search_finds_norskogs_gadget() {
 fn gadget_cosets_distinct_anywhere_or_nowhere() {
     use rand::SeedableRng;
     let ctl = Control::default();
-    let p = puz_testkit::cubies::cube2();
-    let a = alphabet(&p, &["U", "R", "F"]);
-    let n = p.degree();
-    let gs = groups(&a, &["U", "R", "F"], &ctl);
-    let sub = Alphabet::new(a.names[..4].to_vec(), a.perms[..4].to_vec()).unwrap();
-    let paths = cube2_effect_paths(&a, &sub, &gs[1], &ctl);
-    let mut m = Measure::new(&a, n);
-    let effects: Vec<Perm> = paths.iter().map(|w| m.product(w)).collect();
-    let f = letter(&a, "F");
-    let hosts = [letter(&a, "R"), letter(&a, "R'")];
-    let below = Keys(CosetKeys::new(&gs[1], Some(&gs[2]), &ctl).unwrap());
+    let Cube2Join {
+        a,
+        n,
+        gs,
+        paths: _,
+        effects,
+        f,
+        hosts,
+        below,
+    } = cube2_join(&ctl);
     let mut gadgets = joins::find_gadgets(&a, &hosts, f, &effects, 5);
     gadgets.extend(joins::find_gadgets(&a, &hosts, f, &effects, 7));
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
@@ -539,17 +574,16 @@ fn gadget_quotas() {
 #[test]
 fn joins_without_gadgets_of_three() {
     let ctl = Control::default();
-    let p = puz_testkit::cubies::cube2();
-    let a = alphabet(&p, &["U", "R", "F"]);
-    let n = p.degree();
-    let gs = groups(&a, &["U", "R", "F"], &ctl);
-    let sub = Alphabet::new(a.names[..4].to_vec(), a.perms[..4].to_vec()).unwrap();
-    let paths = cube2_effect_paths(&a, &sub, &gs[1], &ctl);
-    let mut m = Measure::new(&a, n);
-    let effects: Vec<Perm> = paths.iter().map(|w| m.product(w)).collect();
-    let f = letter(&a, "F");
-    let hosts = [letter(&a, "R"), letter(&a, "R'")];
-    let below = Keys(CosetKeys::new(&gs[1], Some(&gs[2]), &ctl).unwrap());
+    let Cube2Join {
+        a,
+        n: _,
+        gs,
+        paths,
+        effects,
+        f,
+        hosts,
+        below,
+    } = cube2_join(&ctl);
     let mut gadgets = joins::find_gadgets(&a, &hosts, f, &effects, 5);
     gadgets.extend(joins::find_gadgets(&a, &hosts, f, &effects, 7));
     let found = gadgets.len();
