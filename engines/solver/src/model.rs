@@ -58,6 +58,16 @@ pub struct CellMap {
 }
 
 impl CellMap {
+    /// The location whose cell goes to location `b`.
+    pub fn source(&self, b: usize) -> usize {
+        self.src[b] as usize
+    }
+
+    /// The cell at location `b` of the image when `cell` is at [`CellMap::source`]`(b)`.
+    pub fn image(&self, b: usize, cell: u8) -> u8 {
+        self.map[b * 256 + cell as usize]
+    }
+
     #[inline]
     pub fn apply(&self, s: &[u8], out: &mut [u8]) {
         for (b, o) in out.iter_mut().enumerate() {

@@ -118,7 +118,7 @@ mod tests {
         let model = Model::new(&c3).unwrap();
         let sym = Symmetries::new(&c3, &htm, &Canon::new(&htm));
         let actions = crate::testsupport::actions_of(&model, &htm);
-        let c = crate::pdb::choose_patterns(&model, &actions, 4 << 30).remove(0);
+        let c = crate::pdb::choose_patterns(&model, &actions, 4 << 30, &[]).remove(0);
         let Shape::Coords(coords) = &c else {
             panic!("{c:?}")
         };

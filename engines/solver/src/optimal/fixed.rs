@@ -120,7 +120,7 @@ mod tests {
             let htm = Metric::htm(&c3, &FACES, &ctl).unwrap();
             let model = crate::model::Model::new(&c3).unwrap();
             let actions = crate::testsupport::actions_of(&model, &htm);
-            let shapes = crate::pdb::choose_patterns(&model, &actions, 4 << 30);
+            let shapes = crate::pdb::choose_patterns(&model, &actions, 4 << 30, &[]);
             Solver::with_shapes_unfilled(&c3, &htm, &opts(4 << 30), shapes, &ctl).unwrap()
         })
     }
@@ -248,7 +248,7 @@ mod tests {
         for (i, (p, m, mem, kept)) in cases.into_iter().enumerate() {
             let model = crate::model::Model::new(&p).unwrap();
             let actions = crate::testsupport::actions_of(&model, &m);
-            let shapes = crate::pdb::choose_patterns(&model, &actions, mem);
+            let shapes = crate::pdb::choose_patterns(&model, &actions, mem, &[]);
             let s = Solver::with_shapes_unfilled(&p, &m, &opts(mem), shapes, &ctl).unwrap();
             assert_eq!(check_kept(&s, i as u64) > 0, kept, "case {i}");
         }

@@ -19,9 +19,9 @@ struct Slot {
     letters: Vec<u32>,
 }
 
-/// A table over several orbits: its place values and each part's move table.
+/// A table over several orbits: its index of part values and each part's move table.
 struct Table {
-    weights: Vec<u64>,
+    coords: Coords,
     /// `moves[i][v * letters + l]`: part `i`'s value after letter `l` from the value `v`,
     /// in 16 bits when every part fits (half the cache lines: the table reads of the
     /// search evict them from L2 otherwise).
@@ -191,11 +191,8 @@ impl Incremental {
     #[inline]
     pub(super) fn index(&self, slot: usize, values: &[u32]) -> u64 {
         let s = &self.slots[slot];
-        let w = &self.tables[s.table].weights;
-        w.iter()
-            .zip(&values[s.at..])
-            .map(|(&w, &v)| w * v as u64)
-            .sum()
+        let c = &self.tables[s.table].coords;
+        c.index_of_values(&values[s.at..s.at + c.parts.len()])
     }
 
     /// The values of slot `slot` read from its variant's state `state`.
@@ -219,7 +216,7 @@ fn table(model: &Model, actions: &[Action], coords: &Coords) -> Table {
         Moves::Wide(wide)
     };
     Table {
-        weights: coords.weights.clone(),
+        coords: coords.clone(),
         moves,
     }
 }
@@ -269,7 +266,7 @@ mod tests {
             let htm = Metric::htm(&c3, &FACES, &ctl).unwrap();
             let model = crate::model::Model::new(&c3).unwrap();
             let actions = crate::testsupport::actions_of(&model, &htm);
-            let coords = crate::pdb::choose_patterns(&model, &actions, 4 << 30)
+            let coords = crate::pdb::choose_patterns(&model, &actions, 4 << 30, &[])
                 .into_iter()
                 .filter(|s| matches!(s, Shape::Coords(_)))
                 .collect();

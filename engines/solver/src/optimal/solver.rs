@@ -11,7 +11,7 @@ use crate::canon::Canon;
 use crate::error::{invalid, SolveError};
 use crate::metric::Metric;
 use crate::model::{Action, CellMap, Model};
-use crate::pdb::{plan, Cache, Heuristic, Locator, Shape};
+use crate::pdb::{plan, symmetric::conjugations, Cache, Heuristic, Locator, Shape};
 use crate::symmetry::{representatives, Symmetries};
 use puz_core::{count, Control, Perm, Puzzle};
 use std::path::PathBuf;
@@ -123,12 +123,14 @@ impl Solver {
     ) -> Result<TablePlan, SolveError> {
         let (model, actions) = model_and_actions(puzzle, metric)?;
         let budget = table_budget(opts, ctl);
+        let symmetries = Symmetries::new(puzzle, metric, &Canon::new(metric));
         let planned = plan(
             puzzle_key(puzzle),
             &model,
             &metric.cost,
             &actions,
             budget,
+            &conjugations(&model, &symmetries.generators),
             opts.cache.as_deref(),
         );
         Ok(TablePlan {
@@ -155,12 +157,14 @@ impl Solver {
         let canon = Canon::new(metric);
         let budget = table_budget(opts, ctl);
         let title = format!("{}, {}", puzzle.name, metric.name);
+        let symmetries = Symmetries::new(puzzle, metric, &canon);
         let heuristic = Heuristic::build(
             puzzle_key(puzzle),
             &model,
             metric,
             &actions,
             budget,
+            &conjugations(&model, &symmetries.generators),
             opts.cache.as_deref().map(|dir| Cache {
                 dir,
                 map: !opts.copy_tables,
@@ -168,7 +172,9 @@ impl Solver {
             }),
             ctl,
         )?;
-        Solver::assemble(puzzle, metric, opts, model, actions, canon, heuristic)
+        Solver::assemble(
+            puzzle, metric, opts, model, actions, canon, heuristic, symmetries,
+        )
     }
 
     /// A solver with the tables of `shapes` (tests of the search with chosen tables).
@@ -183,7 +189,10 @@ impl Solver {
         let (model, actions) = model_and_actions(puzzle, metric)?;
         let canon = Canon::new(metric);
         let heuristic = Heuristic::of_shapes(&model, metric, &actions, shapes, ctl)?;
-        Solver::assemble(puzzle, metric, opts, model, actions, canon, heuristic)
+        let symmetries = Symmetries::new(puzzle, metric, &canon);
+        Solver::assemble(
+            puzzle, metric, opts, model, actions, canon, heuristic, symmetries,
+        )
     }
 
     /// A solver with the tables of `shapes` left empty (tests of indices only: a look-up
@@ -209,7 +218,10 @@ impl Solver {
                 .collect(),
             report: Vec::new(),
         };
-        Solver::assemble(puzzle, metric, opts, model, actions, canon, heuristic)
+        let symmetries = Symmetries::new(puzzle, metric, &canon);
+        Solver::assemble(
+            puzzle, metric, opts, model, actions, canon, heuristic, symmetries,
+        )
     }
 
     /// The solver without its conjugates: the position and its inverse only (tests that
@@ -260,6 +272,7 @@ impl Solver {
 
     /// The solver around its tables: the conjugators, the variants and which tables each
     /// one reads, the rules for symmetric positions.
+    #[allow(clippy::too_many_arguments)]
     fn assemble(
         puzzle: &Puzzle,
         metric: &Metric,
@@ -268,11 +281,11 @@ impl Solver {
         actions: Vec<Action>,
         canon: Canon,
         heuristic: Heuristic,
+        symmetries: Symmetries,
     ) -> Result<Solver, SolveError> {
         let use_inverse = (0..metric.len())
             .all(|l| metric.cost[l] == metric.cost[metric.alphabet.inverse[l] as usize]);
         let mut heuristic = heuristic;
-        let symmetries = Symmetries::new(puzzle, metric, &canon);
         let mut names = Vec::new();
         let mut conjugators = Vec::new();
         // Beside a table over several orbits, the tables of pieces are read on the position

@@ -63,6 +63,11 @@ pub(super) fn file_name(
                     }
                 }
             }
+            if let Some(red) = &c.sym {
+                // The classes and the symmetries' maps decide where each entry is.
+                key = fnv(b"symmetric-v1", key);
+                key = red.hash(key, &fnv);
+            }
         }
     }
     format!("{FILE_PREFIX}{key:016x}{FILE_SUFFIX}")

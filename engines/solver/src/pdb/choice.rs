@@ -19,23 +19,34 @@
 //! part of the budget stays unused. Whole orbits stay (the corners: one look-up a node,
 //! and what the table over several orbits does not see, the corners' places).
 
+use super::symmetric::reduce;
 use super::{Coords, Part, Pattern, Shape};
-use crate::model::{Action, Model};
+use crate::model::{Action, CellMap, Model};
+use puz_core::Perm;
 
 /// At most this many tables in all (every node looks each one up, twice with the inverse).
 const MAX_TABLES: usize = 12;
 
 /// Chooses the tables for a memory budget: a table over several orbits when it fits
-/// (see the module header), then [`choose_pieces`] for the rest.
-pub fn choose_patterns(model: &Model, actions: &[Action], budget: u64) -> Vec<Shape> {
+/// (see the module header; reduced by the symmetries `conj` that carry it), then
+/// [`choose_pieces`] for the rest.
+pub fn choose_patterns(
+    model: &Model,
+    actions: &[Action],
+    budget: u64,
+    conj: &[(Perm, CellMap)],
+) -> Vec<Shape> {
     let pieces = |budget, further| {
         choose_pieces(model, actions, budget, further)
             .into_iter()
             .map(Shape::Pieces)
     };
-    let Some(c) = several_orbits(model, actions).filter(|c| {
-        c.bytes() <= budget / 2 || (c.bytes() <= budget && reads_all(model, actions, c))
-    }) else {
+    let Some(c) = several_orbits(model, actions)
+        .map(|c| reduce(model, c, conj))
+        .filter(|c| {
+            c.bytes() <= budget / 2 || (c.bytes() <= budget && reads_all(model, actions, c))
+        })
+    else {
         return pieces(budget, true).collect();
     };
     let rest: Vec<Shape> = pieces(budget - c.bytes(), false).collect();
@@ -263,7 +274,7 @@ mod tests {
         // 7-edge tables cover the edges.
         let (model, _, actions) = cube3_htm();
         for (budget, expect) in [(512u64 << 20, [6, 6, 7]), (1 << 30, [7, 7, 7])] {
-            let ps: Vec<Pattern> = choose_patterns(&model, &actions, budget)
+            let ps: Vec<Pattern> = choose_patterns(&model, &actions, budget, &[])
                 .into_iter()
                 .map(|s| match s {
                     Shape::Pieces(p) => p,
@@ -316,7 +327,7 @@ mod tests {
         // At 4 GiB it goes first, with the whole corner orbit only: the tables of part of
         // the edges are left out; the same at 1.5 GiB (more than half the budget, but it
         // reads both orbits). At 1 GiB it does not fit.
-        let ps = choose_patterns(&model, &actions, 4 << 30);
+        let ps = choose_patterns(&model, &actions, 4 << 30, &[]);
         assert!(matches!(ps[0], Shape::Coords(_)), "{ps:?}");
         let rest: Vec<(usize, usize, bool)> = ps[1..]
             .iter()
@@ -326,9 +337,9 @@ mod tests {
             })
             .collect();
         assert_eq!(rest, [(0, 8, false)]);
-        let mid = choose_patterns(&model, &actions, 3 << 29);
+        let mid = choose_patterns(&model, &actions, 3 << 29, &[]);
         assert_eq!(format!("{mid:?}"), format!("{ps:?}"));
-        let ps = choose_patterns(&model, &actions, 1 << 30);
+        let ps = choose_patterns(&model, &actions, 1 << 30, &[]);
         assert!(ps.iter().all(|p| matches!(p, Shape::Pieces(_))));
     }
 
@@ -338,9 +349,9 @@ mod tests {
         // a slice would add nothing; in 200 kB the table of several orbits goes first.
         let (model, _, actions) = setup();
         assert!(several_orbits(&model, &actions).is_some());
-        let ps = choose_patterns(&model, &actions, 64 << 20);
+        let ps = choose_patterns(&model, &actions, 64 << 20, &[]);
         assert!(ps.iter().all(|p| matches!(p, Shape::Pieces(_))), "{ps:?}");
-        let ps = choose_patterns(&model, &actions, 200_000);
+        let ps = choose_patterns(&model, &actions, 200_000, &[]);
         assert!(matches!(ps[0], Shape::Coords(_)), "{ps:?}");
     }
 }

@@ -22,14 +22,14 @@ const CHUNK: u64 = 1 << 16;
 
 /// The nibble of entry `i`.
 #[inline(always)]
-fn get(t: &[AtomicU8], i: u64) -> u8 {
+pub(super) fn get(t: &[AtomicU8], i: u64) -> u8 {
     (t[(i >> 1) as usize].load(Relaxed) >> ((i & 1) * 4)) & 15
 }
 
 /// Sets entry `i`, which was 15 (or is being set to `v` by another thread), to `v`;
 /// true when this call changed it.
 #[inline(always)]
-fn set(t: &[AtomicU8], i: u64, v: u8) -> bool {
+pub(super) fn set(t: &[AtomicU8], i: u64, v: u8) -> bool {
     let sh = (i & 1) * 4;
     let old = t[(i >> 1) as usize].fetch_and(!((15 & !v) << sh), Relaxed);
     (old >> sh) & 15 == 15
@@ -118,6 +118,21 @@ impl Fill<'_> {
     }
 }
 
+/// Per part, where each letter's value comes from: the move tables `fwd` inverted (each
+/// letter permutes a part's values).
+pub(super) fn backward(fwd: &[Vec<u32>], letters: usize) -> Vec<Vec<u32>> {
+    fwd.iter()
+        .map(|f| {
+            let mut b = vec![0u32; f.len()];
+            for (i, &to) in f.iter().enumerate() {
+                let (v, l) = (i / letters, i % letters);
+                b[to as usize * letters + l] = v as u32;
+            }
+            b
+        })
+        .collect()
+}
+
 /// Fills the table of `c` (two entries a byte) with the distances from the solved entry,
 /// 15 standing for 15 or more and for entries no position has.
 pub(super) fn fill_coords(
@@ -134,17 +149,7 @@ pub(super) fn fill_coords(
         c.bytes() + moves_bytes,
     )?;
     let fwd = c.move_tables(model, actions);
-    let back: Vec<Vec<u32>> = fwd
-        .iter()
-        .map(|f| {
-            let mut b = vec![0u32; f.len()];
-            for (i, &to) in f.iter().enumerate() {
-                let (v, l) = (i / letters, i % letters);
-                b[to as usize * letters + l] = v as u32;
-            }
-            b
-        })
-        .collect();
+    let back = backward(&fwd, letters);
     let last = c.parts.len() - 1;
     let inner = c.sizes[last];
     let f = Fill {

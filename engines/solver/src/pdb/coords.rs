@@ -19,11 +19,16 @@
 //! move table (its value after each letter), so the fill ([`super::coord_fill`]) never
 //! builds a position.
 
+use super::symmetric::Reduction;
 use crate::model::{Action, Model};
+use std::sync::Arc;
 
 /// Parts of a [`Coords`] table larger than this are refused (their move tables would be
 /// large).
 pub const MAX_PART: u64 = 1 << 22;
+
+/// At most this many parts in a table (an index is computed from its values on the stack).
+pub const MAX_PARTS: usize = 8;
 
 /// One part of a [`Coords`] entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,8 +103,11 @@ pub struct Coords {
     /// Values of each part, and its place value in the index.
     pub sizes: Vec<u64>,
     pub weights: Vec<u64>,
-    /// Entries in the table.
+    /// Entries in the table: `raw` (every tuple of values), or fewer when the table is
+    /// reduced by symmetries (`sym`, see [`super::symmetric`]).
     pub size: u64,
+    pub raw: u64,
+    pub sym: Option<Arc<Reduction>>,
     readers: Vec<Reader>,
 }
 
@@ -151,7 +159,7 @@ impl Coords {
             }
             sized.push((part, size));
         }
-        if sized.is_empty() {
+        if sized.is_empty() || sized.len() > MAX_PARTS {
             return None;
         }
         // The largest part fastest: the fill turns whole blocks of it at once.
@@ -172,13 +180,58 @@ impl Coords {
             sizes,
             weights,
             size,
+            raw: size,
+            sym: None,
             readers,
         })
+    }
+
+    /// The table with its entries shared by classes of symmetric tuples.
+    pub(super) fn with_reduction(self, red: Reduction) -> Coords {
+        Coords {
+            size: red.classes * red.rest_size,
+            sym: Some(Arc::new(red)),
+            ..self
+        }
     }
 
     /// The index of a full byte state.
     #[inline]
     pub fn index(&self, s: &[u8]) -> u64 {
+        match &self.sym {
+            None => self
+                .readers
+                .iter()
+                .zip(&self.weights)
+                .map(|(r, &w)| r.value(s) * w)
+                .sum(),
+            Some(red) => {
+                let mut v = [0u32; MAX_PARTS];
+                for (x, r) in v.iter_mut().zip(&self.readers) {
+                    *x = r.value(s) as u32;
+                }
+                red.index(&v)
+            }
+        }
+    }
+
+    /// The index of the tuple of part values `v` (in the order of `parts`).
+    #[inline]
+    pub fn index_of_values(&self, v: &[u32]) -> u64 {
+        match &self.sym {
+            None => self
+                .weights
+                .iter()
+                .zip(v)
+                .map(|(&w, &x)| w * x as u64)
+                .sum(),
+            Some(red) => red.index(v),
+        }
+    }
+
+    /// The index without the symmetries: every tuple of values its own entry.
+    #[inline]
+    pub fn raw_index(&self, s: &[u8]) -> u64 {
         self.readers
             .iter()
             .zip(&self.weights)
@@ -196,10 +249,32 @@ impl Coords {
         self.size.div_ceil(2)
     }
 
+    /// A state whose parts have the values `values` (in the order of `parts`; the cells
+    /// of other orbits solved): the sets' pieces placed first, then the orientations of
+    /// whatever pieces are there. Not always a position of the puzzle, which the move
+    /// tables and the symmetries' maps do not need.
+    pub(super) fn state_of_values(&self, model: &Model, values: &[u64]) -> Vec<u8> {
+        let mut s = model.solved();
+        let order = (0..self.parts.len())
+            .filter(|&i| matches!(self.parts[i], Part::Set { .. }))
+            .chain((0..self.parts.len()).filter(|&i| matches!(self.parts[i], Part::Ori { .. })));
+        for i in order {
+            self.write_part(&mut s, i, values[i]);
+        }
+        s
+    }
+
     /// A state whose part `i` has the value `v` (the other cells solved; not always a
     /// position of the puzzle, which the move tables do not need).
     pub(super) fn state_with(&self, model: &Model, i: usize, v: u64) -> Vec<u8> {
         let mut s = model.solved();
+        self.write_part(&mut s, i, v);
+        s
+    }
+
+    /// Writes part `i`'s value `v` into `s`: a set places its pieces (the others in
+    /// order), an orientation part turns the pieces in place.
+    fn write_part(&self, s: &mut [u8], i: usize, v: u64) {
         let r = &self.readers[i];
         let t = r.twist as usize;
         let cells = &mut s[r.start..r.start + r.n];
@@ -211,11 +286,11 @@ impl Coords {
                     let d = (v % t as u64) as usize;
                     v /= t as u64;
                     sum += d;
-                    cells[l] = (l * t + d) as u8;
+                    cells[l] = ((cells[l] as usize / t) * t + d) as u8;
                 }
                 if r.digits < r.n {
                     let l = r.n - 1;
-                    cells[l] = (l * t + (t - sum % t) % t) as u8;
+                    cells[l] = ((cells[l] as usize / t) * t + (t - sum % t) % t) as u8;
                 }
             }
             Part::Set { pieces, .. } => {
@@ -232,7 +307,6 @@ impl Coords {
                 }
             }
         }
-        s
     }
 
     /// Per part: `moves[i][v * letters + l]`, the value of part `i` after letter `l` from
@@ -268,7 +342,16 @@ impl Coords {
                 }
             })
             .collect();
-        what.join(", ")
+        match &self.sym {
+            None => what.join(", "),
+            Some(r) => format!(
+                "{}, reduced by {} symmetries ({} classes of the {})",
+                what.join(", "),
+                r.syms,
+                r.classes,
+                r.key_what
+            ),
+        }
     }
 }
 

@@ -16,6 +16,8 @@
 //! - `fill`: the breadth-first fill of one table; `sweep` its levels on bit sets (unit
 //!   costs), `bitset` those sets, `turns` how letters move a block's entries (`flip` a mask
 //!   of them with twist 2), `walk` where they send the blocks.
+//! - `symmetric`: a table over several orbits reduced by the puzzle's symmetries;
+//!   `sym_fill` its fill.
 //! - `choice`: which patterns fit the budget.
 //! - `cache`: the tables' files on disk.
 
@@ -31,6 +33,8 @@ mod flip;
 mod locator;
 mod pattern;
 mod sweep;
+mod sym_fill;
+pub mod symmetric;
 mod turns;
 mod walk;
 
@@ -43,10 +47,10 @@ pub use pattern::Pattern;
 use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::metric::Metric;
-use crate::model::{Action, Model};
+use crate::model::{Action, CellMap, Model};
 use cache::{file_name, load, lock, store, FILE_HEADER};
 use fill::Meter;
-use puz_core::{count, Control, Interrupt};
+use puz_core::{count, Control, Interrupt, Perm};
 use std::path::{Path, PathBuf};
 
 /// What a table follows.
@@ -194,9 +198,10 @@ pub fn plan(
     cost: &[u32],
     actions: &[Action],
     budget: u64,
+    conj: &[(Perm, CellMap)],
     cache: Option<&Path>,
 ) -> Vec<Planned> {
-    choose_patterns(model, actions, budget)
+    choose_patterns(model, actions, budget, conj)
         .into_iter()
         .map(|shape| {
             let file = cache.map(|d| d.join(file_name(puzzle_key, actions, cost, &shape)));
@@ -223,13 +228,16 @@ impl Drop for EndPhase<'_> {
 }
 
 impl Heuristic {
-    /// Builds (or loads from `cache`) the tables for `budget` bytes.
+    /// Builds (or loads from `cache`) the tables for `budget` bytes (`conj`: the
+    /// symmetries a table may be reduced by).
+    #[allow(clippy::too_many_arguments)]
     pub fn build(
         puzzle_key: u64,
         model: &Model,
         metric: &Metric,
         actions: &[Action],
         budget: u64,
+        conj: &[(Perm, CellMap)],
         cache: Option<Cache>,
         ctl: &Control,
     ) -> Result<Heuristic, SolveError> {
@@ -239,6 +247,7 @@ impl Heuristic {
             &metric.cost,
             actions,
             budget,
+            conj,
             cache.map(|c| c.dir),
         );
         Heuristic::from_plan(model, metric, actions, planned, cache, ctl)
@@ -334,7 +343,11 @@ impl Heuristic {
             let pdb = match p {
                 Shape::Pieces(p) => Pdb::fill(model, p, actions, &metric.cost, &meter)?,
                 Shape::Coords(c) => Pdb {
-                    table: coord_fill::fill_coords(model, &c, actions, &metric.cost, &meter)?,
+                    table: if c.sym.is_some() {
+                        sym_fill::fill_symmetric(model, &c, actions, &metric.cost, &meter)?
+                    } else {
+                        coord_fill::fill_coords(model, &c, actions, &metric.cost, &meter)?
+                    },
                     shape: Shape::Coords(c),
                 },
             };
@@ -379,14 +392,16 @@ mod tests {
                 title: "test",
             })
         };
-        let a = Heuristic::build(7, &model, &htm, &actions, 200_000, cache(true), &ctl).unwrap();
+        let a =
+            Heuristic::build(7, &model, &htm, &actions, 200_000, &[], cache(true), &ctl).unwrap();
         assert!(
             a.report.iter().all(|l| l.contains("built")),
             "{:?}",
             a.report
         );
         for map in [true, false] {
-            let b = Heuristic::build(7, &model, &htm, &actions, 200_000, cache(map), &ctl).unwrap();
+            let b = Heuristic::build(7, &model, &htm, &actions, 200_000, &[], cache(map), &ctl)
+                .unwrap();
             assert!(
                 b.report.iter().all(|l| l.contains("loaded")),
                 "{:?}",
@@ -435,7 +450,7 @@ mod tests {
                 }
             }
         });
-        let r = Heuristic::build(7, &model, &htm, &actions, budget, cache, &ctl);
+        let r = Heuristic::build(7, &model, &htm, &actions, budget, &[], cache, &ctl);
         assert!(
             matches!(r, Err(SolveError::Interrupt(Interrupt::Cancelled))),
             "{:?}",
@@ -454,14 +469,14 @@ mod tests {
         );
         assert!(left.iter().all(|n| !n.contains(TEMP_MARK)), "{left:?}");
         let ctl = Control::default();
-        let again = Heuristic::build(7, &model, &htm, &actions, budget, cache, &ctl).unwrap();
+        let again = Heuristic::build(7, &model, &htm, &actions, budget, &[], cache, &ctl).unwrap();
         assert!(again.report[0].contains("loaded"), "{:?}", again.report);
         assert!(
             again.report[1..].iter().all(|l| l.contains("built")),
             "{:?}",
             again.report
         );
-        let fresh = Heuristic::build(7, &model, &htm, &actions, budget, None, &ctl).unwrap();
+        let fresh = Heuristic::build(7, &model, &htm, &actions, budget, &[], None, &ctl).unwrap();
         for (x, y) in again.pdbs.iter().zip(&fresh.pdbs) {
             assert_eq!(x.table[..], y.table[..]);
         }
@@ -497,7 +512,7 @@ mod tests {
                             title: "test",
                         });
                         let ctl = Control::default();
-                        Heuristic::build(7, &model, &htm, &actions, 200_000, cache, &ctl)
+                        Heuristic::build(7, &model, &htm, &actions, 200_000, &[], cache, &ctl)
                             .unwrap()
                             .report
                     })

@@ -1,0 +1,443 @@
+//! Tables over several orbits reduced by the puzzle's symmetries (Kociemba's
+//! symmetry-reduced phase-1 tables, generalised).
+//!
+//! A symmetry `c` maps a position `p` to `c^-1 p c`, exactly as far from solved. When the
+//! parts of a [`Coords`] table are carried by `c` as functions of the parts themselves,
+//! tuples of values that `c` maps onto each other are equally far from solved and can
+//! share one entry. The parts are split in two:
+//!
+//! - the *key*: the parts on the orbit of the table's set (the set of a slice and the
+//!   orientations of that orbit). A symmetry keeps it well defined when it maps the set's
+//!   pieces onto themselves and turns each location by an amount that depends only on
+//!   whether the piece there is one of the set (true of Kociemba's edge flips under the
+//!   16 symmetries of the UD axis, since the slice's edges are oriented by another face);
+//! - the *rest*: orientation parts of other orbits, each carried as a function of itself
+//!   (the corner twists, oriented by their U or D facelet).
+//!
+//! The symmetries kept are those of the puzzle's symmetry group that satisfy both, checked
+//! exactly on their maps of cells; they form a subgroup (checked too). Each key's class is
+//! its orbit under them, represented by its smallest member; an entry is
+//! `class * rest + conj_s(rest value)`, `s` a symmetry taking the key to its class's
+//! representative. When the representative is fixed by other symmetries (its stabiliser),
+//! the entries `conj_t(rest)` for `t` in it hold the same tuples' class, and the fill
+//! ([`super::sym_fill`]) sets them together.
+
+use super::coords::{Coords, Part, MAX_PARTS};
+use crate::model::{CellMap, Model};
+use puz_core::Perm;
+use rayon::prelude::*;
+use std::collections::HashSet;
+
+/// At most this many symmetries are kept (a stabiliser is a bit mask; an index's symmetry
+/// is packed in 6 bits).
+const MAX_SYMS: usize = 64;
+/// At most this many elements of the symmetry group are enumerated.
+const MAX_ELEMENTS: usize = 1152;
+/// Keys (values of the key parts) beyond this are not reduced (5 bytes each while the
+/// classes are formed).
+pub const MAX_KEY: u64 = 1 << 26;
+
+/// The classes of a [`Coords`] table's keys and the symmetries' maps of its parts.
+pub struct Reduction {
+    /// Symmetries kept (the identity included).
+    pub syms: usize,
+    /// Classes of keys.
+    pub classes: u64,
+    /// What the key is, in words.
+    pub key_what: String,
+    /// Values of the rest (entries per class).
+    pub rest_size: u64,
+    key_parts: Vec<usize>,
+    key_weights: Vec<u64>,
+    key_sizes: Vec<u64>,
+    rest_parts: Vec<usize>,
+    rest_weights: Vec<u64>,
+    rest_sizes: Vec<u64>,
+    /// Per key: its class `<< 6 |` a symmetry taking it to the class's representative.
+    key_class: Vec<u32>,
+    /// Per class: its representative key and its stabiliser (bit `s`: symmetry `s` fixes
+    /// it; the identity's bit left out).
+    reps: Vec<u32>,
+    stab: Vec<u64>,
+    /// Per rest part: `conj[v * syms + s]`, the value `v` carried by symmetry `s`.
+    rest_conj: Vec<Vec<u32>>,
+}
+
+impl std::fmt::Debug for Reduction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Reduction({} symmetries, {} classes)",
+            self.syms, self.classes
+        )
+    }
+}
+
+impl Reduction {
+    /// The entry of the tuple of part values `v`.
+    #[inline]
+    pub fn index(&self, v: &[u32]) -> u64 {
+        let (class, s) = self.class_of(self.key_of(v));
+        class * self.rest_size + self.conj_rest_values(v, s)
+    }
+
+    /// The key of a tuple of part values.
+    #[inline]
+    pub fn key_of(&self, v: &[u32]) -> u64 {
+        self.key_parts
+            .iter()
+            .zip(&self.key_weights)
+            .map(|(&p, &w)| v[p] as u64 * w)
+            .sum()
+    }
+
+    /// The class of a key, and a symmetry taking it to the representative.
+    #[inline]
+    pub fn class_of(&self, key: u64) -> (u64, usize) {
+        let packed = self.key_class[key as usize];
+        ((packed >> 6) as u64, (packed & 63) as usize)
+    }
+
+    /// The rest of a tuple of part values, carried by symmetry `s`.
+    #[inline]
+    pub fn conj_rest_values(&self, v: &[u32], s: usize) -> u64 {
+        self.rest_parts
+            .iter()
+            .zip(&self.rest_conj)
+            .zip(&self.rest_weights)
+            .map(|((&p, conj), &w)| conj[v[p] as usize * self.syms + s] as u64 * w)
+            .sum()
+    }
+
+    /// The rest value `r` carried by symmetry `s`.
+    #[inline]
+    pub fn conj_rest(&self, r: u64, s: usize) -> u64 {
+        let mut v = [0u32; MAX_PARTS];
+        self.rest_values(r, &mut v);
+        self.conj_rest_values(&v, s)
+    }
+
+    /// The representative key of a class, and its stabiliser.
+    #[inline]
+    pub fn rep(&self, class: u64) -> (u64, u64) {
+        (self.reps[class as usize] as u64, self.stab[class as usize])
+    }
+
+    /// Writes the key parts' values of `key` into `out` (indexed by part).
+    #[inline]
+    pub fn key_values(&self, key: u64, out: &mut [u32]) {
+        for ((&p, &w), &n) in self
+            .key_parts
+            .iter()
+            .zip(&self.key_weights)
+            .zip(&self.key_sizes)
+        {
+            out[p] = ((key / w) % n) as u32;
+        }
+    }
+
+    /// Writes the rest parts' values of `r` into `out` (indexed by part).
+    #[inline]
+    pub fn rest_values(&self, r: u64, out: &mut [u32]) {
+        for ((&p, &w), &n) in self
+            .rest_parts
+            .iter()
+            .zip(&self.rest_weights)
+            .zip(&self.rest_sizes)
+        {
+            out[p] = ((r / w) % n) as u32;
+        }
+    }
+
+    /// The parts of the key and of the rest (indices into the table's parts).
+    pub fn split(&self) -> (&[usize], &[usize]) {
+        (&self.key_parts, &self.rest_parts)
+    }
+
+    /// `h` folded with everything that decides where an entry is (for the cache's file
+    /// names): the classes with their symmetries, and the rest's maps.
+    pub fn hash(&self, h: u64, fold: &dyn Fn(&[u8], u64) -> u64) -> u64 {
+        let mut h = fold(&(self.syms as u64).to_le_bytes(), h);
+        for chunk in self.key_class.chunks(1 << 12) {
+            let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
+            h = fold(&bytes, h);
+        }
+        for conj in &self.rest_conj {
+            let bytes: Vec<u8> = conj.iter().flat_map(|x| x.to_le_bytes()).collect();
+            h = fold(&bytes, h);
+        }
+        h
+    }
+
+    /// Bytes it holds.
+    pub fn bytes(&self) -> u64 {
+        4 * self.key_class.len() as u64
+            + 12 * self.reps.len() as u64
+            + self
+                .rest_conj
+                .iter()
+                .map(|c| 4 * c.len() as u64)
+                .sum::<u64>()
+    }
+}
+
+/// The maps `s -> c^-1 s c` of the group the `generators` make (the identity first), with
+/// their permutations; empty when the group has more than [`MAX_ELEMENTS`] elements (a
+/// part of it need not be a group).
+pub fn conjugations(model: &Model, generators: &[(String, Perm)]) -> Vec<(Perm, CellMap)> {
+    let Some(id) = generators.first().map(|(_, g)| Perm::identity(g.degree())) else {
+        return Vec::new();
+    };
+    let mut group = vec![id.clone()];
+    let mut seen = HashSet::from([id]);
+    let mut i = 0;
+    while i < group.len() {
+        for (_, g) in generators {
+            let h = group[i].then(g);
+            if seen.insert(h.clone()) {
+                if group.len() >= MAX_ELEMENTS {
+                    return Vec::new();
+                }
+                group.push(h);
+            }
+        }
+        i += 1;
+    }
+    group
+        .into_iter()
+        .filter_map(|c| {
+            let cinv = model.state_of(&c.inverse())?;
+            let ca = model.action(&c)?;
+            let map = model.conjugation(&cinv, &ca);
+            Some((c, map))
+        })
+        .collect()
+}
+
+/// Whether the map of a symmetry carries every part as the module header says: the set
+/// onto itself, the key orbit's orientations by whether the piece is one of the set, the
+/// rest's orientations alone.
+fn carries(model: &Model, c: &Coords, set_orbit: usize, set: &[u8], m: &CellMap) -> bool {
+    c.parts.iter().all(|part| {
+        let o = &model.orbits[part.orbit()];
+        let t = o.twist;
+        let locs = o.start..o.start + o.size;
+        if locs
+            .clone()
+            .any(|b| !(o.start..o.start + o.size).contains(&m.source(b)))
+        {
+            return false;
+        }
+        let cells = 0..(o.size * t as usize).min(256) as u8;
+        match part {
+            Part::Set { pieces, .. } => locs.clone().all(|b| {
+                cells
+                    .clone()
+                    .all(|x| pieces.contains(&(m.image(b, x) / t)) == pieces.contains(&(x / t)))
+            }),
+            Part::Ori { orbit } => locs.clone().all(|b| {
+                (0..t).all(|x| {
+                    // Per group of pieces, one turn for every piece.
+                    let mut turn: [Option<u8>; 2] = [None, None];
+                    (0..o.size as u8).all(|p| {
+                        let g = (*orbit == set_orbit && set.contains(&p)) as usize;
+                        let y = m.image(b, p * t + x) % t;
+                        *turn[g].get_or_insert(y) == y
+                    })
+                })
+            }),
+        }
+    })
+}
+
+/// The table `c` reduced by the symmetries among `conj` that carry its parts (see the
+/// module header), or `c` unchanged when fewer than two do, when it has no set or a part
+/// beside the key that is no orientation, or when its key is too large.
+pub fn reduce(model: &Model, c: Coords, conj: &[(Perm, CellMap)]) -> Coords {
+    let sets: Vec<(usize, &[u8])> = c
+        .parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Set { orbit, pieces } => Some((*orbit, pieces.as_slice())),
+            Part::Ori { .. } => None,
+        })
+        .collect();
+    let [(set_orbit, set)] = sets[..] else {
+        return c;
+    };
+    let mut kept: Vec<&(Perm, CellMap)> = conj
+        .iter()
+        .filter(|(_, m)| carries(model, &c, set_orbit, set, m))
+        .collect();
+    kept.truncate(MAX_SYMS);
+    if kept.len() < 2 || !kept[0].0.is_identity() {
+        return c;
+    }
+    // A subgroup: every product of two kept symmetries is kept.
+    let perms: HashSet<&Perm> = kept.iter().map(|(p, _)| p).collect();
+    if kept
+        .iter()
+        .any(|(a, _)| kept.iter().any(|(b, _)| !perms.contains(&a.then(b))))
+    {
+        return c;
+    }
+    let maps: Vec<&CellMap> = kept.iter().map(|(_, m)| m).collect();
+    let key_parts: Vec<usize> = (0..c.parts.len())
+        .filter(|&i| c.parts[i].orbit() == set_orbit)
+        .collect();
+    let rest_parts: Vec<usize> = (0..c.parts.len())
+        .filter(|&i| c.parts[i].orbit() != set_orbit)
+        .collect();
+    let radix = |parts: &[usize]| -> (Vec<u64>, Vec<u64>, u64) {
+        let sizes: Vec<u64> = parts.iter().map(|&i| c.sizes[i]).collect();
+        let mut weights = vec![1u64; sizes.len()];
+        for i in (0..sizes.len().saturating_sub(1)).rev() {
+            weights[i] = weights[i + 1] * sizes[i + 1];
+        }
+        let size = sizes.iter().product();
+        (sizes, weights, size)
+    };
+    let (key_sizes, key_weights, key_size) = radix(&key_parts);
+    let (rest_sizes, rest_weights, rest_size) = radix(&rest_parts);
+    if key_size > MAX_KEY {
+        return c;
+    }
+    let syms = maps.len();
+    // The rest parts' maps, each on states holding only its value.
+    let mut out = vec![0u8; model.n];
+    let rest_conj: Vec<Vec<u32>> = rest_parts
+        .iter()
+        .map(|&i| {
+            let mut t = Vec::with_capacity(c.sizes[i] as usize * syms);
+            for v in 0..c.sizes[i] {
+                let s = c.state_with(model, i, v);
+                for m in &maps {
+                    m.apply(&s, &mut out);
+                    t.push(c.part_value(i, &out) as u32);
+                }
+            }
+            t
+        })
+        .collect();
+    // The image of a key by a symmetry's map, through a state holding its values.
+    let image = |key: u64, m: &CellMap, buf: &mut Vec<u8>| -> u64 {
+        let mut v = [0u64; MAX_PARTS];
+        for ((&p, &w), &n) in key_parts.iter().zip(&key_weights).zip(&key_sizes) {
+            v[p] = (key / w) % n;
+        }
+        let s = c.state_of_values(model, &v[..c.parts.len()]);
+        m.apply(&s, buf);
+        key_parts
+            .iter()
+            .zip(&key_weights)
+            .map(|(&p, &w)| c.part_value(p, buf) * w)
+            .sum()
+    };
+    // Per key: its smallest image, and a symmetry giving it.
+    let mut least = vec![0u32; key_size as usize];
+    let mut by = vec![0u8; key_size as usize];
+    const CHUNK: usize = 1 << 12;
+    least
+        .par_chunks_mut(CHUNK)
+        .zip(by.par_chunks_mut(CHUNK))
+        .enumerate()
+        .for_each(|(k, (least, by))| {
+            let mut buf = vec![0u8; model.n];
+            for (j, (l, b)) in least.iter_mut().zip(by.iter_mut()).enumerate() {
+                let key = (k * CHUNK + j) as u64;
+                let (mut best, mut s_best) = (key, 0usize);
+                for (s, m) in maps.iter().enumerate().skip(1) {
+                    let y = image(key, m, &mut buf);
+                    if y < best {
+                        (best, s_best) = (y, s);
+                    }
+                }
+                *l = best as u32;
+                *b = s_best as u8;
+            }
+        });
+    let reps: Vec<u32> = (0..key_size as u32)
+        .filter(|&k| least[k as usize] == k)
+        .collect();
+    least.par_iter_mut().zip(by.par_iter()).for_each(|(l, &s)| {
+        let cls = reps.partition_point(|&r| r < *l) as u32;
+        *l = cls << 6 | s as u32;
+    });
+    drop(by);
+    let stab: Vec<u64> = reps
+        .par_iter()
+        .map_init(
+            || vec![0u8; model.n],
+            |buf, &k| {
+                maps.iter()
+                    .enumerate()
+                    .skip(1)
+                    .filter(|(_, m)| image(k as u64, m, buf) == k as u64)
+                    .fold(0u64, |mask, (s, _)| mask | 1 << s)
+            },
+        )
+        .collect();
+    let red = Reduction {
+        syms,
+        classes: reps.len() as u64,
+        key_what: format!("{key_size} values of orbit {set_orbit}'s parts"),
+        rest_size,
+        key_parts,
+        key_weights,
+        key_sizes,
+        rest_parts,
+        rest_weights,
+        rest_sizes,
+        key_class: least,
+        reps,
+        stab,
+        rest_conj,
+    };
+    c.with_reduction(red)
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::canon::Canon;
+    use crate::metric::Metric;
+    use crate::symmetry::Symmetries;
+    use crate::testsupport::cube3;
+    use puz_core::Control;
+
+    /// The 3x3x3 (with its rotations) in htm, and its symmetries as conjugation maps.
+    pub(crate) fn rotations() -> (Model, Vec<(Perm, CellMap)>) {
+        let c3 = cube3();
+        let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"], &Control::default()).unwrap();
+        let model = Model::new(&c3).unwrap();
+        let sym = Symmetries::new(&c3, &htm, &Canon::new(&htm));
+        let conj = conjugations(&model, &sym.generators);
+        (model, conj)
+    }
+
+    #[test]
+    fn the_slice_tables_keep_the_eight_symmetries_of_their_axis() {
+        // The UD slice with the edge flips (Kociemba's flip-slice): of the 24 rotations,
+        // the 8 that keep the UD axis carry it; 1,013,760 keys in 8 classes or fewer each.
+        let (model, conj) = rotations();
+        assert_eq!(conj.len(), 24);
+        let c = Coords::new(
+            &model,
+            vec![
+                Part::Ori { orbit: 1 },
+                Part::Set {
+                    orbit: 1,
+                    pieces: vec![8, 9, 10, 11],
+                },
+                Part::Ori { orbit: 0 },
+            ],
+        )
+        .unwrap();
+        let r = reduce(&model, c, &conj);
+        let red = r.sym.clone().unwrap();
+        assert_eq!(red.syms, 8);
+        assert_eq!(red.rest_size, 2187);
+        assert!(red.classes * 8 >= 1_013_760 && red.classes < 1_013_760 / 7);
+        assert_eq!(r.size, red.classes * 2187);
+    }
+}
