@@ -9,7 +9,7 @@
 //! (see `symmetry.rs`), so each look-up is a lower bound, as on `p` itself.
 
 use crate::model::{CellMap, Model};
-use crate::pdb::{Part, Shape};
+use crate::pdb::Shape;
 use puz_core::Perm;
 use std::collections::HashSet;
 
@@ -42,10 +42,10 @@ pub(super) fn axes(model: &Model, generators: &[(String, Perm)], shapes: &[Shape
         .iter()
         .enumerate()
         .filter_map(|(k, s)| match s {
-            Shape::Coords(c) => c.parts.iter().find_map(|p| match p {
-                Part::Set { orbit, pieces } => Some((k, *orbit, pieces.as_slice())),
-                Part::Ori { .. } => None,
-            }),
+            Shape::Coords(c) => c
+                .parts
+                .iter()
+                .find_map(|p| p.pieces().map(|pieces| (k, p.orbit(), pieces))),
             Shape::Pieces(_) => None,
         })
         .collect();
@@ -103,7 +103,7 @@ mod tests {
     use super::*;
     use crate::canon::Canon;
     use crate::metric::Metric;
-    use crate::pdb::Coords;
+    use crate::pdb::{Coords, Part};
     use crate::symmetry::Symmetries;
     use crate::testsupport::{cube3, seq};
     use puz_core::Control;

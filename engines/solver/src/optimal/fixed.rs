@@ -9,7 +9,8 @@
 //! - a table of pieces: `g` holds each followed piece at its own location, unturned
 //!   (and, with every orientation, turns no location of the orbit);
 //! - an orientation part: `g` turns no location of the orbit;
-//! - a set part: `g` holds a piece of the set exactly at the set's locations.
+//! - a set part: `g` holds a piece of the set exactly at the set's locations;
+//! - a places part: `g` holds each followed piece at its own location.
 
 use crate::model::{Action, CellMap, Model};
 use crate::pdb::{Part, Shape};
@@ -36,6 +37,12 @@ fn keeps(model: &Model, g: &[u8], shape: &Shape) -> bool {
                     let piece = g[o.start + y] / o.twist;
                     pieces.contains(&piece) == pieces.contains(&(y as u8))
                 })
+            }
+            Part::Places { orbit, pieces } => {
+                let o = &model.orbits[*orbit];
+                pieces
+                    .iter()
+                    .all(|&y| g[o.start + y as usize] / o.twist == y)
             }
         }),
     }

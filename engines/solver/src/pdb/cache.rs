@@ -61,6 +61,10 @@ pub(super) fn file_name(
                         key = fnv(&[b's', *orbit as u8, pieces.len() as u8], key);
                         key = fnv(pieces, key);
                     }
+                    Part::Places { orbit, pieces } => {
+                        key = fnv(&[b'p', *orbit as u8, pieces.len() as u8], key);
+                        key = fnv(pieces, key);
+                    }
                 }
             }
             if let Some(red) = &c.sym {

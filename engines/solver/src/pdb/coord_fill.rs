@@ -268,6 +268,25 @@ mod tests {
     }
 
     #[test]
+    fn cube2_places_are_a_search_of_their_parts() {
+        // 2x2x2 in qtm: the twist at every location and where each of three corners is.
+        let (model, qtm, actions) = cube2_qtm();
+        let c = Coords::new(
+            &model,
+            vec![
+                Part::Ori { orbit: 0 },
+                Part::Places {
+                    orbit: 0,
+                    pieces: vec![6, 1, 4],
+                },
+            ],
+        )
+        .unwrap();
+        assert_eq!(c.size, 2187 * 8 * 7 * 6);
+        check(&model, c, &actions, &qtm.cost, &qtm.alphabet.perms);
+    }
+
+    #[test]
     fn cube3_edge_flips_and_slice() {
         // 3x3x3 in htm: the edge flips with the set of the four slice edges (1,013,760
         // entries, every level pushed then pulled).

@@ -37,14 +37,33 @@ pub enum Part {
     Ori { orbit: usize },
     /// The set of locations the `pieces` (sorted) of the orbit occupy.
     Set { orbit: usize, pieces: Vec<u8> },
+    /// The location of each of the `pieces` (sorted): `n!/(n-k)!` values (Kociemba's
+    /// sorted slice coordinate when they are a slice's pieces).
+    Places { orbit: usize, pieces: Vec<u8> },
 }
 
 impl Part {
     pub fn orbit(&self) -> usize {
         match self {
-            Part::Ori { orbit } | Part::Set { orbit, .. } => *orbit,
+            Part::Ori { orbit } | Part::Set { orbit, .. } | Part::Places { orbit, .. } => *orbit,
         }
     }
+
+    /// The pieces a set or places part follows.
+    pub fn pieces(&self) -> Option<&[u8]> {
+        match self {
+            Part::Ori { .. } => None,
+            Part::Set { pieces, .. } | Part::Places { pieces, .. } => Some(pieces),
+        }
+    }
+}
+
+/// How a part reads a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Ori,
+    Set,
+    Places,
 }
 
 /// What a part reads of a state, and how.
@@ -52,14 +71,15 @@ impl Part {
 struct Reader {
     start: usize,
     n: usize,
-    /// Ori: digits read (`n` or `n - 1`) and the twist; Set: the number of pieces.
+    /// Ori: digits read (`n` or `n - 1`) and the twist; Set, Places: the number of pieces.
     digits: usize,
     twist: u8,
-    /// Per cell: its orientation (Ori) or 1 when its piece is in the set (Set).
+    /// Per cell: its orientation (Ori), 1 when its piece is in the set (Set), the piece's
+    /// place among the followed ones plus 1, or 0 (Places).
     of_cell: Vec<u8>,
     /// Set: `binom[l * (k + 2) + j]` is `C(l, j)`.
     binom: Vec<u64>,
-    set: bool,
+    kind: Kind,
 }
 
 impl Reader {
@@ -67,7 +87,23 @@ impl Reader {
     #[inline]
     fn value(&self, s: &[u8]) -> u64 {
         let cells = &s[self.start..self.start + self.n];
-        if self.set {
+        if self.kind == Kind::Places {
+            // Each piece's location among those the pieces before it leave.
+            let mut locs = [0u8; 64];
+            for (l, &c) in cells.iter().enumerate() {
+                let m = self.of_cell[c as usize] as usize;
+                if m > 0 {
+                    locs[m - 1] = l as u8;
+                }
+            }
+            let (mut used, mut r) = (0u64, 0u64);
+            for (j, &l) in locs[..self.digits].iter().enumerate() {
+                let below = (used & ((1u64 << l) - 1)).count_ones() as u64;
+                r = r * (self.n - j) as u64 + l as u64 - below;
+                used |= 1 << l;
+            }
+            r
+        } else if self.kind == Kind::Set {
             // Locations in increasing order; the j-th member (from 1) at l adds C(l, j).
             let row = self.digits + 2;
             let (mut j, mut r) = (0usize, 0u64);
@@ -129,7 +165,7 @@ impl Coords {
                     let digits = o.size - o.ori_sum_fixed as usize;
                     (o.twist as u64).checked_pow(digits as u32)?
                 }
-                Part::Set { pieces, .. } => {
+                Part::Set { pieces, .. } | Part::Places { pieces, .. } => {
                     let mut p = pieces.clone();
                     p.sort_unstable();
                     p.dedup();
@@ -141,7 +177,12 @@ impl Coords {
                     {
                         return None;
                     }
-                    binomial(o.size as u64, p.len() as u64)
+                    if matches!(part, Part::Set { .. }) {
+                        binomial(o.size as u64, p.len() as u64)
+                    } else {
+                        (o.size - p.len() + 1..=o.size)
+                            .fold(1u64, |r, x| r.saturating_mul(x as u64))
+                    }
                 }
             };
             if size > MAX_PART {
@@ -152,8 +193,19 @@ impl Coords {
                     pieces.sort_unstable();
                     Part::Set { orbit, pieces }
                 }
+                Part::Places { orbit, mut pieces } => {
+                    pieces.sort_unstable();
+                    Part::Places { orbit, pieces }
+                }
                 p => p,
             };
+            if sized.iter().any(|(q, _): &(Part, u64)| {
+                q.orbit() == part.orbit() && q.pieces().is_some() && part.pieces().is_some()
+            }) {
+                // One set or places part an orbit (the states built for the move tables
+                // place one).
+                return None;
+            }
             if sized.iter().any(|(q, _)| *q == part) {
                 return None;
             }
@@ -187,10 +239,10 @@ impl Coords {
     }
 
     /// The table with its entries shared by classes of symmetric tuples.
-    pub(super) fn with_reduction(self, red: Reduction) -> Coords {
+    pub(super) fn with_reduction(self, red: Arc<Reduction>) -> Coords {
         Coords {
             size: red.classes * red.rest_size,
-            sym: Some(Arc::new(red)),
+            sym: Some(red),
             ..self
         }
     }
@@ -256,7 +308,7 @@ impl Coords {
     pub(super) fn state_of_values(&self, model: &Model, values: &[u64]) -> Vec<u8> {
         let mut s = model.solved();
         let order = (0..self.parts.len())
-            .filter(|&i| matches!(self.parts[i], Part::Set { .. }))
+            .filter(|&i| self.parts[i].pieces().is_some())
             .chain((0..self.parts.len()).filter(|&i| matches!(self.parts[i], Part::Ori { .. })));
         for i in order {
             self.write_part(&mut s, i, values[i]);
@@ -291,6 +343,28 @@ impl Coords {
                 if r.digits < r.n {
                     let l = r.n - 1;
                     cells[l] = ((cells[l] as usize / t) * t + (t - sum % t) % t) as u8;
+                }
+            }
+            Part::Places { pieces, .. } => {
+                // The digits of `v`, last piece fastest; each the rank of its location
+                // among those the pieces before it leave.
+                let k = pieces.len();
+                let mut digit = vec![0usize; k];
+                let mut v = v;
+                for j in (0..k).rev() {
+                    let radix = (r.n - j) as u64;
+                    digit[j] = (v % radix) as usize;
+                    v /= radix;
+                }
+                let mut at: Vec<Option<u8>> = vec![None; r.n];
+                for (j, &d) in digit.iter().enumerate() {
+                    let l = (0..r.n).filter(|&l| at[l].is_none()).nth(d).unwrap_or(0);
+                    at[l] = Some(pieces[j]);
+                }
+                let mut others = (0..r.n as u8).filter(|p| !pieces.contains(p));
+                for (l, c) in cells.iter_mut().enumerate() {
+                    let p = at[l].or_else(|| others.next());
+                    *c = p.unwrap_or(0) * t as u8;
                 }
             }
             Part::Set { pieces, .. } => {
@@ -340,6 +414,9 @@ impl Coords {
                 Part::Set { orbit, pieces } => {
                     format!("the set of locations of pieces {pieces:?} of orbit {orbit}")
                 }
+                Part::Places { orbit, pieces } => {
+                    format!("the location of each of pieces {pieces:?} of orbit {orbit}")
+                }
             })
             .collect();
         match &self.sym {
@@ -367,7 +444,24 @@ fn reader(model: &Model, p: &Part) -> Reader {
             twist: o.twist,
             of_cell: (0..256).map(|c| (c % t) as u8).collect(),
             binom: Vec::new(),
-            set: false,
+            kind: Kind::Ori,
+        },
+        Part::Places { pieces, .. } => Reader {
+            start: o.start,
+            n: o.size,
+            digits: pieces.len(),
+            twist: o.twist,
+            of_cell: (0..256)
+                .map(|c| {
+                    let at = pieces.iter().position(|&x| x as usize == c / t);
+                    match at {
+                        Some(j) if c < cells => j as u8 + 1,
+                        _ => 0,
+                    }
+                })
+                .collect(),
+            binom: Vec::new(),
+            kind: Kind::Places,
         },
         Part::Set { pieces, .. } => {
             let k = pieces.len();
@@ -382,7 +476,7 @@ fn reader(model: &Model, p: &Part) -> Reader {
                 binom: (0..o.size as u64)
                     .flat_map(|l| (0..k as u64 + 2).map(move |j| binomial(l, j)))
                     .collect(),
-                set: true,
+                kind: Kind::Set,
             }
         }
     }
@@ -465,7 +559,14 @@ mod tests {
                 pieces: vec![1, 4, 6],
             },
         ];
-        for (model, parts) in [(m2, c2), (m3, edges_slice())] {
+        let places = vec![
+            Part::Ori { orbit: 1 },
+            Part::Places {
+                orbit: 1,
+                pieces: vec![11, 2, 8, 5],
+            },
+        ];
+        for (model, parts) in [(m2, c2), (m3.clone(), edges_slice()), (m3, places)] {
             let c = Coords::new(&model, parts).unwrap();
             for i in 0..c.parts.len() {
                 let mut seen = vec![false; c.sizes[i] as usize];

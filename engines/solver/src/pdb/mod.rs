@@ -17,7 +17,7 @@
 //!   costs), `bitset` those sets, `turns` how letters move a block's entries (`flip` a mask
 //!   of them with twist 2), `walk` where they send the blocks.
 //! - `symmetric`: a table over several orbits reduced by the puzzle's symmetries;
-//!   `sym_fill` its fill.
+//!   `sym_key` how the symmetries carry its key, `sym_fill` its fill.
 //! - `choice`: which patterns fit the budget.
 //! - `cache`: the tables' files on disk.
 
@@ -34,6 +34,7 @@ mod locator;
 mod pattern;
 mod sweep;
 mod sym_fill;
+mod sym_key;
 pub mod symmetric;
 mod turns;
 mod walk;
@@ -129,7 +130,14 @@ impl Shape {
                     "pieces"
                 }
             ),
-            Shape::Coords(c) => format!("{} parts of several orbits", c.parts.len()),
+            Shape::Coords(c) => match &c.sym {
+                None => format!("{} parts of several orbits", c.parts.len()),
+                Some(r) => format!(
+                    "{} parts of several orbits, by {} symmetries",
+                    c.parts.len(),
+                    r.syms
+                ),
+            },
         }
     }
 }

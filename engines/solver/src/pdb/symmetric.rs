@@ -23,10 +23,11 @@
 //! ([`super::sym_fill`]) sets them together.
 
 use super::coords::{Coords, Part, MAX_PARTS};
+use super::sym_key::KeyMaps;
 use crate::model::{CellMap, Model};
 use puz_core::Perm;
-use rayon::prelude::*;
 use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 
 /// At most this many symmetries are kept (a stabiliser is a bit mask; an index's symmetry
 /// is packed in 6 bits).
@@ -230,7 +231,7 @@ fn carries(model: &Model, c: &Coords, set_orbit: usize, set: &[u8], m: &CellMap)
         }
         let cells = 0..(o.size * t as usize).min(256) as u8;
         match part {
-            Part::Set { pieces, .. } => locs.clone().all(|b| {
+            Part::Set { pieces, .. } | Part::Places { pieces, .. } => locs.clone().all(|b| {
                 cells
                     .clone()
                     .all(|x| pieces.contains(&(m.image(b, x) / t)) == pieces.contains(&(x / t)))
@@ -250,17 +251,43 @@ fn carries(model: &Model, c: &Coords, set_orbit: usize, set: &[u8], m: &CellMap)
     })
 }
 
+/// Reductions made in this process, by a hash of the table's parts and the symmetries'
+/// maps (a solver plans its tables, then builds them: the classes are formed once).
+static MADE: Mutex<Vec<(u64, Arc<Reduction>)>> = Mutex::new(Vec::new());
+/// Reductions kept in [`MADE`].
+const KEEP: usize = 4;
+
+/// A hash of what a reduction is made of.
+fn recipe(model: &Model, c: &Coords, maps: &[&CellMap]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut add = |x: u64| {
+        h ^= x;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    };
+    for b in format!("{:?}{:?}", c.parts, c.sizes).bytes() {
+        add(b as u64);
+    }
+    for m in maps {
+        for b in 0..model.n {
+            add(m.source(b) as u64);
+            for x in 0..=255u8 {
+                add(m.image(b, x) as u64);
+            }
+        }
+    }
+    h
+}
+
 /// The table `c` reduced by the symmetries among `conj` that carry its parts (see the
 /// module header), or `c` unchanged when fewer than two do, when it has no set or a part
-/// beside the key that is no orientation, or when its key is too large.
-pub fn reduce(model: &Model, c: Coords, conj: &[(Perm, CellMap)]) -> Coords {
+/// beside the key that is no orientation, when its key is too large, or when the reduced
+/// table would have more than `max_entries` entries (without forming its classes: there
+/// are at least `keys / symmetries` of them).
+pub fn reduce(model: &Model, c: Coords, conj: &[(Perm, CellMap)], max_entries: u64) -> Coords {
     let sets: Vec<(usize, &[u8])> = c
         .parts
         .iter()
-        .filter_map(|p| match p {
-            Part::Set { orbit, pieces } => Some((*orbit, pieces.as_slice())),
-            Part::Ori { .. } => None,
-        })
+        .filter_map(|p| p.pieces().map(|pieces| (p.orbit(), pieces)))
         .collect();
     let [(set_orbit, set)] = sets[..] else {
         return c;
@@ -299,8 +326,17 @@ pub fn reduce(model: &Model, c: Coords, conj: &[(Perm, CellMap)]) -> Coords {
     };
     let (key_sizes, key_weights, key_size) = radix(&key_parts);
     let (rest_sizes, rest_weights, rest_size) = radix(&rest_parts);
-    if key_size > MAX_KEY {
+    if key_size > MAX_KEY || (key_size / maps.len() as u64).saturating_mul(rest_size) > max_entries
+    {
         return c;
+    }
+    let hash = recipe(model, &c, &maps);
+    let made = MADE
+        .lock()
+        .ok()
+        .and_then(|m| m.iter().find(|(h, _)| *h == hash).map(|(_, r)| r.clone()));
+    if let Some(red) = made {
+        return c.with_reduction(red);
     }
     let syms = maps.len();
     // The rest parts' maps, each on states holding only its value.
@@ -333,50 +369,50 @@ pub fn reduce(model: &Model, c: Coords, conj: &[(Perm, CellMap)]) -> Coords {
             .map(|(&p, &w)| c.part_value(p, buf) * w)
             .sum()
     };
-    // Per key: its smallest image, and a symmetry giving it.
-    let mut least = vec![0u32; key_size as usize];
-    let mut by = vec![0u8; key_size as usize];
-    const CHUNK: usize = 1 << 12;
-    least
-        .par_chunks_mut(CHUNK)
-        .zip(by.par_chunks_mut(CHUNK))
-        .enumerate()
-        .for_each(|(k, (least, by))| {
-            let mut buf = vec![0u8; model.n];
-            for (j, (l, b)) in least.iter_mut().zip(by.iter_mut()).enumerate() {
-                let key = (k * CHUNK + j) as u64;
-                let (mut best, mut s_best) = (key, 0usize);
-                for (s, m) in maps.iter().enumerate().skip(1) {
-                    let y = image(key, m, &mut buf);
-                    if y < best {
-                        (best, s_best) = (y, s);
-                    }
-                }
-                *l = best as u32;
-                *b = s_best as u8;
+    // The tables' maps of the key, checked against the states' on keys spread over it.
+    let Some(fast) = KeyMaps::new(model, &c, &key_parts, &key_weights, &maps) else {
+        return c;
+    };
+    let mut buf = vec![0u8; model.n];
+    let step = (key_size / 4099).max(1);
+    for k in (0..key_size).step_by(step as usize) {
+        for (s, m) in maps.iter().enumerate() {
+            if fast.image(k, s) != image(k, m, &mut buf) {
+                return c;
             }
-        });
-    let reps: Vec<u32> = (0..key_size as u32)
-        .filter(|&k| least[k as usize] == k)
+        }
+    }
+    // Each key not yet in a class is the smallest of its orbit (a smaller member would
+    // have put it in its class): it represents a new class, and each image `s(k)` is
+    // taken back to it by `s^-1`.
+    let inverse: Vec<usize> = kept
+        .iter()
+        .map(|(p, _)| {
+            let q = p.inverse();
+            kept.iter().position(|(x, _)| *x == q).unwrap_or(0)
+        })
         .collect();
-    least.par_iter_mut().zip(by.par_iter()).for_each(|(l, &s)| {
-        let cls = reps.partition_point(|&r| r < *l) as u32;
-        *l = cls << 6 | s as u32;
-    });
-    drop(by);
-    let stab: Vec<u64> = reps
-        .par_iter()
-        .map_init(
-            || vec![0u8; model.n],
-            |buf, &k| {
-                maps.iter()
-                    .enumerate()
-                    .skip(1)
-                    .filter(|(_, m)| image(k as u64, m, buf) == k as u64)
-                    .fold(0u64, |mask, (s, _)| mask | 1 << s)
-            },
-        )
-        .collect();
+    const NONE: u32 = u32::MAX;
+    let mut key_class = vec![NONE; key_size as usize];
+    let (mut reps, mut stab) = (Vec::new(), Vec::new());
+    for k in 0..key_size {
+        if key_class[k as usize] != NONE {
+            continue;
+        }
+        let cls = reps.len() as u32;
+        reps.push(k as u32);
+        key_class[k as usize] = cls << 6;
+        let mut mask = 0u64;
+        for s in 1..syms {
+            let j = fast.image(k, s);
+            if j == k {
+                mask |= 1 << s;
+            } else if key_class[j as usize] == NONE {
+                key_class[j as usize] = cls << 6 | inverse[s] as u32;
+            }
+        }
+        stab.push(mask);
+    }
     let red = Reduction {
         syms,
         classes: reps.len() as u64,
@@ -388,11 +424,18 @@ pub fn reduce(model: &Model, c: Coords, conj: &[(Perm, CellMap)]) -> Coords {
         rest_parts,
         rest_weights,
         rest_sizes,
-        key_class: least,
+        key_class,
         reps,
         stab,
         rest_conj,
     };
+    let red = Arc::new(red);
+    if let Ok(mut m) = MADE.lock() {
+        if m.len() >= KEEP {
+            m.remove(0);
+        }
+        m.push((hash, red.clone()));
+    }
     c.with_reduction(red)
 }
 
@@ -407,12 +450,19 @@ pub(super) mod tests {
 
     /// The 3x3x3 (with its rotations) in htm, and its symmetries as conjugation maps.
     pub(crate) fn rotations() -> (Model, Vec<(Perm, CellMap)>) {
+        let (model, conj, _) = rotations_htm();
+        (model, conj)
+    }
+
+    /// The same, with the htm letters' actions.
+    pub(crate) fn rotations_htm() -> (Model, Vec<(Perm, CellMap)>, Vec<crate::model::Action>) {
         let c3 = cube3();
         let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"], &Control::default()).unwrap();
         let model = Model::new(&c3).unwrap();
         let sym = Symmetries::new(&c3, &htm, &Canon::new(&htm));
         let conj = conjugations(&model, &sym.generators);
-        (model, conj)
+        let actions = crate::testsupport::actions_of(&model, &htm);
+        (model, conj, actions)
     }
 
     #[test]
@@ -433,7 +483,7 @@ pub(super) mod tests {
             ],
         )
         .unwrap();
-        let r = reduce(&model, c, &conj);
+        let r = reduce(&model, c, &conj, u64::MAX);
         let red = r.sym.clone().unwrap();
         assert_eq!(red.syms, 8);
         assert_eq!(red.rest_size, 2187);
