@@ -195,6 +195,25 @@ impl Incremental {
         c.index_of_values(&values[s.at..s.at + c.parts.len()])
     }
 
+    /// Asks the cache for what [`Incremental::index`] of `slot` will read beyond the
+    /// values (a reduced table's class of the key).
+    #[inline]
+    pub(super) fn prefetch(&self, slot: usize, values: &[u32]) {
+        let s = &self.slots[slot];
+        let c = &self.tables[s.table].coords;
+        if let Some(red) = &c.sym {
+            red.prefetch(&values[s.at..s.at + c.parts.len()]);
+        }
+    }
+
+    /// [`Incremental::prefetch`] for every slot.
+    #[inline]
+    pub(super) fn prefetch_all(&self, values: &[u32]) {
+        for slot in 0..self.slots.len() {
+            self.prefetch(slot, values);
+        }
+    }
+
     /// The values of slot `slot` read from its variant's state `state`.
     pub(super) fn read(&self, slot: usize, coords: &Coords, state: &[u8], out: &mut [u32]) {
         let s = &self.slots[slot];

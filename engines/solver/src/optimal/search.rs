@@ -55,6 +55,9 @@ pub(super) struct Search<'a> {
     levels: Levels,
 }
 
+/// A first look-up whose index is computed after every child's values (see `dfs`).
+const DEFERRED: u64 = u64::MAX;
+
 impl<'a> Search<'a> {
     /// A search of `team`'s task at cost `bound`, to depth `max_depth` at most.
     pub(super) fn new(
@@ -243,11 +246,23 @@ impl<'a> Search<'a> {
                 None
             } else if let Some(slot) = (ht < np).then(|| inc.slot(hv * np + ht)).flatten() {
                 inc.step_slot(slot, &self.levels.vals[depth], l, vals);
-                Some(inc.index(slot, vals))
+                // Its index once every child's values are known (their classes are
+                // prefetched meanwhile, see below).
+                inc.prefetch(slot, vals);
+                Some(DEFERRED)
             } else {
                 self.s.hint_index(kid, choice, &mut self.sc)
             };
             first.push(f.map(|i| (choice, i)));
+        }
+        if let Some(slot) = (ht < np).then(|| inc.slot(hv * np + ht)).flatten() {
+            for (ci, f) in first.iter_mut().enumerate() {
+                if let Some((_, i)) = f {
+                    if *i == DEFERRED {
+                        *i = inc.index(slot, &kid_vals[ci * w..(ci + 1) * w]);
+                    }
+                }
+            }
         }
         // Their prefetches in one burst, after every index (see [`Solver::stage`]).
         for f in first.iter().flatten() {
@@ -309,12 +324,20 @@ impl<'a> Search<'a> {
             if w > 0 {
                 let vals = &mut kid_vals[ci * w..(ci + 1) * w];
                 inc.step(&self.levels.vals[depth], l, vals);
-                self.s.know(vals, pr);
+                inc.prefetch_all(vals);
+            }
+            pending.push(ci);
+        }
+        // Their first round's indices, once every child's classes are asked for.
+        for &ci in &pending {
+            let kid = &kids[ci * n..(ci + 1) * n];
+            let pr = &mut probes[ci];
+            if w > 0 {
+                self.s.know(&kid_vals[ci * w..(ci + 1) * w], pr);
             }
             for v in 0..self.s.variants.len() {
                 self.s.stage(kid, v, 0, pr, &mut self.sc.located);
             }
-            pending.push(ci);
         }
         // Then round by round over the children still pending: every index, one burst of
         // prefetches, the reads; a child above its limit drops out.

@@ -82,6 +82,21 @@ impl Reduction {
         class * self.rest_size + self.conj_rest_values(v, s)
     }
 
+    /// Asks the cache for the class of the key of `v` ahead of [`Reduction::index`] (the
+    /// classes of a large key are a large table).
+    #[inline(always)]
+    pub fn prefetch(&self, v: &[u32]) {
+        let key = self.key_of(v) as usize;
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching never faults; the address is inside the table anyway.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(self.key_class.as_ptr().add(key) as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The key of a tuple of part values.
     #[inline]
     pub fn key_of(&self, v: &[u32]) -> u64 {
