@@ -18,6 +18,30 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Entries a task covers (whole classes, at least one).
 const CHUNK: u64 = 1 << 16;
+/// The rest's moves carried by every symmetry are tabulated up to this many entries.
+const MAX_NEXT: u64 = 1 << 24;
+
+/// A set of classes, shared by the threads of a level.
+struct Marks(Vec<AtomicU64>);
+
+impl Marks {
+    fn new(n: u64, all: bool) -> Marks {
+        let fill = if all { u64::MAX } else { 0 };
+        Marks((0..n.div_ceil(64)).map(|_| AtomicU64::new(fill)).collect())
+    }
+    #[inline]
+    fn has(&self, c: u64) -> bool {
+        self.0[(c / 64) as usize].load(Relaxed) >> (c % 64) & 1 == 1
+    }
+    #[inline]
+    fn add(&self, c: u64) {
+        self.0[(c / 64) as usize].fetch_or(1 << (c % 64), Relaxed);
+    }
+    #[inline]
+    fn remove(&self, c: u64) {
+        self.0[(c / 64) as usize].fetch_and(!(1 << (c % 64)), Relaxed);
+    }
+}
 
 /// What a fill works with.
 struct Fill<'a> {
@@ -26,6 +50,9 @@ struct Fill<'a> {
     /// Per part: where each letter sends each value, and where it comes from.
     fwd: Vec<Vec<u32>>,
     back: Vec<Vec<u32>>,
+    /// Forward and back: `next[(l * syms + s) * rest + r]`, the rest `r` moved by letter
+    /// `l` and carried by symmetry `s` (when small enough, else computed each time).
+    next: Option<[Vec<u32>; 2]>,
 }
 
 /// Where a letter sends a class's representative: the first entry of its class, the
@@ -38,6 +65,36 @@ struct Target {
 }
 
 impl Fill<'_> {
+    /// The rest tables (see [`Fill::next`]).
+    fn tabulate(&self) -> Option<[Vec<u32>; 2]> {
+        let red = self.red;
+        let (rest, syms, l_n) = (red.rest_size, red.syms as u64, self.letters as u64);
+        if rest * syms * l_n > MAX_NEXT {
+            return None;
+        }
+        let (_, rest_parts) = red.split();
+        let mut out = [Vec::new(), Vec::new()];
+        for (dir, moves) in [&self.fwd, &self.back].into_iter().enumerate() {
+            let t = &mut out[dir];
+            t.resize((rest * syms * l_n) as usize, 0);
+            let mut v = [0u32; MAX_PARTS];
+            for r in 0..rest {
+                red.rest_values(r, &mut v);
+                for l in 0..l_n as usize {
+                    let mut w = v;
+                    for &p in rest_parts {
+                        w[p] = moves[p][v[p] as usize * l_n as usize + l];
+                    }
+                    for s in 0..syms as usize {
+                        let i = ((l as u64 * syms + s as u64) * rest + r) as usize;
+                        t[i] = red.conj_rest_values(&w, s) as u32;
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
     /// Sets entry `j` and the entries its class's stabiliser makes of it; how many were
     /// unreached.
     fn push(&self, t: &[AtomicU8], to: &Target, r: u64, d: u8) -> u64 {
@@ -58,24 +115,43 @@ impl Fill<'_> {
     }
 
     /// One level from distance `d` over the classes `lo..hi`: the entries set to `d + 1`.
-    fn level(&self, t: &[AtomicU8], d: u8, pull: bool, cost: &[u32], lo: u64, hi: u64) -> u64 {
+    /// Pushed, only the classes `at` (those holding entries at `d`); pulled, only those
+    /// `open` (which may hold unreached entries; a class found without any is removed).
+    /// Every class given an entry is added to `reached`.
+    #[allow(clippy::too_many_arguments)]
+    fn level(
+        &self,
+        t: &[AtomicU8],
+        d: u8,
+        pull: bool,
+        cost: &[u32],
+        (lo, hi): (u64, u64),
+        (at, open, reached): (&Marks, &Marks, &Marks),
+    ) -> u64 {
         let red = self.red;
         let (key_parts, rest_parts) = red.split();
         let l_n = self.letters;
         let moves = if pull { &self.back } else { &self.fwd };
+        let next = self.next.as_ref().map(|n| &n[pull as usize]);
+        let syms = red.syms;
         let unit = cost.iter().all(|&c| c == 1);
         let rest = red.rest_size;
         let mut to = vec![Target::default(); l_n];
         let mut v = [0u32; MAX_PARTS];
         let mut n = 0u64;
         for class in lo..hi {
+            if !(if pull { open.has(class) } else { at.has(class) }) {
+                continue;
+            }
             let base = class * rest;
             let mut ready = false;
+            let (mut unreached, mut got) = (0u64, 0u64);
             for r in 0..rest {
                 let x = get(t, base + r);
                 if x != if pull { 15 } else { d } {
                     continue;
                 }
+                unreached += 1;
                 if !ready {
                     ready = true;
                     red.key_values(red.rep(class).0, &mut v);
@@ -92,13 +168,20 @@ impl Fill<'_> {
                         };
                     }
                 }
-                red.rest_values(r, &mut v);
+                if next.is_none() {
+                    red.rest_values(r, &mut v);
+                }
                 for (l, target) in to.iter().enumerate() {
-                    let mut w = v;
-                    for &p in rest_parts {
-                        w[p] = moves[p][v[p] as usize * l_n + l];
-                    }
-                    let r2 = red.conj_rest_values(&w, target.sym);
+                    let r2 = match next {
+                        Some(nx) => nx[(l * syms + target.sym) * rest as usize + r as usize] as u64,
+                        None => {
+                            let mut w = v;
+                            for &p in rest_parts {
+                                w[p] = moves[p][v[p] as usize * l_n + l];
+                            }
+                            red.conj_rest_values(&w, target.sym)
+                        }
+                    };
                     if pull {
                         let y = get(t, target.base + r2);
                         let hit = if unit {
@@ -107,13 +190,26 @@ impl Fill<'_> {
                             y != 15 && y as u32 + cost[l] == d as u32 + 1
                         };
                         if hit {
-                            n += set(t, base + r, d + 1) as u64;
+                            got += set(t, base + r, d + 1) as u64;
                             break;
                         }
                     } else {
-                        n += self.push(t, target, r2, d);
+                        let k = self.push(t, target, r2, d);
+                        if k > 0 {
+                            reached.add(target.base / rest);
+                        }
+                        n += k;
                     }
                 }
+            }
+            if pull {
+                if got > 0 {
+                    reached.add(class);
+                }
+                if got == unreached {
+                    open.remove(class);
+                }
+                n += got;
             }
         }
         n
@@ -138,12 +234,14 @@ pub(super) fn fill_symmetric(
     )?;
     let fwd = c.move_tables(model, actions);
     let back = backward(&fwd, letters);
-    let f = Fill {
+    let mut f = Fill {
         red,
         letters,
         fwd,
         back,
+        next: None,
     };
+    f.next = f.tabulate();
     let mut buf = BigBuf::new(c.bytes() as usize, 0xff);
     let t = buf.as_atomic();
     // The solved entry and the entries its class's stabiliser makes of it.
@@ -166,18 +264,23 @@ pub(super) fn fill_symmetric(
     let per_chunk = (CHUNK / red.rest_size).max(1);
     let chunks = classes.div_ceil(per_chunk);
     let (mut frontier, mut d, mut empty) = (filled, 0u8, 0u32);
+    let open = Marks::new(classes, true);
+    let mut at = Marks::new(classes, false);
+    at.add(class);
     while d < 14 && filled < c.size {
         meter.ctl.check()?;
         let unknown = c.size - filled;
         let pull = !unit || 4 * frontier > unknown;
         meter.report(d + 1, filled, true);
         let so_far = AtomicU64::new(0);
+        let reached = Marks::new(classes, false);
         let newly = (0..chunks)
             .into_par_iter()
             .map(|k| -> Result<u64, SolveError> {
                 meter.ctl.check()?;
                 let lo = k * per_chunk;
-                let n = f.level(t, d, pull, cost, lo, (lo + per_chunk).min(classes));
+                let range = (lo, (lo + per_chunk).min(classes));
+                let n = f.level(t, d, pull, cost, range, (&at, &open, &reached));
                 let all = so_far.fetch_add(n, Relaxed) + n;
                 meter.report(d + 1, filled + all, false);
                 Ok(n)
@@ -185,6 +288,7 @@ pub(super) fn fill_symmetric(
             .try_reduce(|| 0, |a, b| Ok(a + b))?;
         filled += newly;
         frontier = newly;
+        at = reached;
         d += 1;
         empty = if newly == 0 { empty + 1 } else { 0 };
         if empty >= if unit { 1 } else { max_cost } {
@@ -205,16 +309,24 @@ mod tests {
 
     /// Fills `parts` whole and reduced; every tuple's entry in the reduced table is its
     /// entry in the whole one (walked over every tuple of values).
-    fn same_as_whole(parts: Vec<Part>, half_turns: bool) -> u64 {
+    fn same_as_whole(parts: Vec<Part>, metric: &str) -> u64 {
         let (model, conj) = rotations();
         let c3 = crate::testsupport::cube3();
         let faces = ["U", "D", "R", "L", "F", "B"];
         let ctl = Control::default();
-        let metric = if half_turns {
-            Metric::htm(&c3, &faces, &ctl).unwrap()
-        } else {
+        let mut m = if metric == "qtm" {
             Metric::qtm(&c3, &faces, &ctl).unwrap()
+        } else {
+            Metric::htm(&c3, &faces, &ctl).unwrap()
         };
+        if metric == "weighted" {
+            // Half turns cost 2: every level pulled, looking `cost` levels back.
+            for (l, sp) in m.spelling.iter().enumerate() {
+                m.cost[l] = if sp[0].1.abs() == 2 { 2 } else { 1 };
+            }
+            assert!(m.cost.contains(&2));
+        }
+        let metric = m;
         let actions = crate::testsupport::actions_of(&model, &metric);
         let whole = Coords::new(&model, parts).unwrap();
         let reduced = reduce(&model, whole.clone(), &conj, u64::MAX);
@@ -227,8 +339,8 @@ mod tests {
         let n = whole.parts.len();
         let mut v = [0u32; MAX_PARTS];
         for i in 0..whole.size {
-            for p in 0..n {
-                v[p] = ((i / whole.weights[p]) % whole.sizes[p]) as u32;
+            for (x, (&w, &m)) in v.iter_mut().zip(whole.weights.iter().zip(&whole.sizes)) {
+                *x = ((i / w) % m) as u32;
             }
             let j = red.index(&v[..n]);
             assert!(j < reduced.size);
@@ -249,7 +361,7 @@ mod tests {
                 },
                 Part::Ori { orbit: 0 },
             ],
-            true,
+            "htm",
         );
         assert_eq!(syms, 8);
     }
@@ -266,7 +378,22 @@ mod tests {
                 },
                 Part::Ori { orbit: 0 },
             ],
-            false,
+            "qtm",
+        );
+        assert_eq!(syms, 8);
+    }
+
+    #[test]
+    fn reduced_tables_with_dearer_half_turns_are_the_whole_table() {
+        let syms = same_as_whole(
+            vec![
+                Part::Set {
+                    orbit: 1,
+                    pieces: vec![8, 9, 10, 11],
+                },
+                Part::Ori { orbit: 0 },
+            ],
+            "weighted",
         );
         assert_eq!(syms, 8);
     }
@@ -283,7 +410,7 @@ mod tests {
                     pieces: vec![8, 9, 10, 11],
                 },
             ],
-            false,
+            "qtm",
         );
         assert_eq!(syms, 8);
     }

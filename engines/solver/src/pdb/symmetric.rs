@@ -418,12 +418,12 @@ pub fn reduce(model: &Model, c: Coords, conj: &[(Perm, CellMap)], max_entries: u
         reps.push(k as u32);
         key_class[k as usize] = cls << 6;
         let mut mask = 0u64;
-        for s in 1..syms {
+        for (s, &back) in inverse.iter().enumerate().skip(1) {
             let j = fast.image(k, s);
             if j == k {
                 mask |= 1 << s;
             } else if key_class[j as usize] == NONE {
-                key_class[j as usize] = cls << 6 | inverse[s] as u32;
+                key_class[j as usize] = cls << 6 | back as u32;
             }
         }
         stab.push(mask);
