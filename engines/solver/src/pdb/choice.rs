@@ -45,8 +45,10 @@ pub fn choose_patterns(
             .into_iter()
             .map(Shape::Pieces)
     };
+    // A reduced table's classes count against the budget too.
+    let held = |c: &Coords| c.bytes() + c.sym.as_ref().map_or(0, |r| r.bytes());
     let fits = |c: &Coords| {
-        c.bytes() <= budget / 2 || (c.bytes() <= budget && reads_all(model, actions, c))
+        held(c) <= budget / 2 || (held(c) <= budget && reads_all(model, actions, c))
     };
     // Where each of the slice's pieces is, when the symmetries bring that table within
     // the budget; else the set of their locations.
@@ -73,7 +75,7 @@ pub fn choose_patterns(
     else {
         return pieces(budget, true).collect();
     };
-    let rest: Vec<Shape> = pieces(budget - c.bytes(), false).collect();
+    let rest: Vec<Shape> = pieces(budget - held(&c), false).collect();
     let covered = c.parts.iter().all(|p| {
         rest.iter()
             .any(|s| matches!(s, Shape::Pieces(q) if q.orbit == p.orbit() && s.whole()))
