@@ -3,8 +3,11 @@
 //!
 //! A node whose letters all lie in the subgroup is kept whole as one *segment*; only
 //! nodes holding a connector are descended. Products of nodes are memoised by node
-//! identity: the shared contents a node points to (a clone of a node is the same node),
-//! stable because the words outlive the certifier and are never changed.
+//! identity: the shared contents a node points to (a clone of a node is the same node).
+//! Each entry keeps a clone of its node, so that no other node can take its address while
+//! the entry lasts: the certificate also measures words it makes and drops (the cuts it
+//! tries when recognising rotations), and an entry left by one of those would otherwise
+//! answer for whatever node is later allocated in its place.
 //!
 //! Only nodes worth it are remembered: shared ones (their contents pointed to more than
 //! once, or wrapped by a shared inverse, repetition or name) and those whose computation
@@ -73,10 +76,10 @@ pub struct Runs<'a> {
     pub alpha: &'a Alphabet,
     /// `member[l][letter]`: the letter lies in level `l`.
     member: Vec<Vec<bool>>,
-    pure: HashMap<(NodeId, usize), bool>,
-    prod: HashMap<(NodeId, bool), Perm>,
+    pure: HashMap<(NodeId, usize), (Word, bool)>,
+    prod: HashMap<(NodeId, bool), (Word, Perm)>,
     /// Lengths: `Word::len` recomputes shared nodes, exponential on deep sharing.
-    lens: HashMap<NodeId, u128>,
+    lens: HashMap<NodeId, (Word, u128)>,
     degree: usize,
     /// Nodes visited so far (not answered by a memo), to price each computation.
     visits: u64,
@@ -120,7 +123,7 @@ impl<'a> Runs<'a> {
             Word::Seq(x) => x,
         };
         let key = id(w);
-        if let Some(&n) = self.lens.get(&key) {
+        if let Some(&(_, n)) = self.lens.get(&key) {
             return n;
         }
         let v0 = self.visits;
@@ -129,7 +132,7 @@ impl<'a> Runs<'a> {
             .iter()
             .fold(0u128, |acc, x| acc.saturating_add(self.len(x)));
         if wrapped || shared(w) || self.visits - v0 >= COSTLY {
-            self.lens.insert(key, n);
+            self.lens.insert(key, (w.clone(), n));
         }
         n
     }
@@ -205,14 +208,14 @@ impl<'a> Runs<'a> {
             Word::Seq(x) => x,
         };
         let key = (id(w), l);
-        if let Some(&b) = self.pure.get(&key) {
+        if let Some(&(_, b)) = self.pure.get(&key) {
             return b;
         }
         let v0 = self.visits;
         self.visits += 1 + x.len() as u64;
         let b = x.iter().all(|x| self.pure(x, l));
         if wrapped || shared(w) || self.visits - v0 >= COSTLY {
-            self.pure.insert(key, b);
+            self.pure.insert(key, (w.clone(), b));
         }
         b
     }
@@ -263,7 +266,7 @@ impl<'a> Runs<'a> {
             _ => {}
         }
         let key = (id(w), inv);
-        if let Some(p) = self.prod.get(&key) {
+        if let Some((_, p)) = self.prod.get(&key) {
             return p.clone();
         }
         let v0 = self.visits;
@@ -285,7 +288,7 @@ impl<'a> Runs<'a> {
             _ => unreachable!("answered above"),
         };
         if wrapped || shared(w) || self.visits - v0 >= COSTLY {
-            self.prod.insert(key, p.clone());
+            self.prod.insert(key, (w.clone(), p.clone()));
         }
         p
     }
