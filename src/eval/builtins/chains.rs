@@ -328,9 +328,20 @@ pub fn hamilton_along(
         word = w;
         cycles.push(word.clone());
     }
-    let mut m = Measure::new(&p.alphabet, p.def.degree());
+    // What the levels were built from is not needed any more: the certificate holds its
+    // own memo tables on top of the word, so the cycles of the levels below (words the
+    // result does not all share) and the bottom cycle are let go before it starts.
+    drop(cycles);
+    drop(w1);
+    drop(words);
     let top = lv.last().unwrap().order;
-    if m.len(&word) != top || !m.product(&word).is_identity() {
+    // The check's memo is dropped before the certificate: it holds clones of the nodes
+    // it remembers, which the certificate would take for shared ones.
+    let checked = {
+        let mut m = Measure::new(&p.alphabet, p.def.degree());
+        m.len(&word) == top && m.product(&word).is_identity()
+    };
+    if !checked {
         return Err(Diag::new(
             span,
             "internal error: the constructed word has the wrong length or effect (please report)",

@@ -3,12 +3,23 @@
 //!
 //! A node whose letters all lie in the subgroup is kept whole as one *segment*; only
 //! nodes holding a connector are descended. Products of nodes are memoised by node
-//! identity: the shared contents a node points to (a clone of a node is the same node),
-//! stable because the words outlive the certifier and are never changed.
+//! identity: the shared contents a node points to (a clone of a node is the same node).
+//! Each entry keeps a clone of its node, so that no other node can take its address while
+//! the entry lasts: the certificate also measures words it makes and drops (the cuts it
+//! tries when recognising rotations), and an entry left by one of those would otherwise
+//! answer for whatever node is later allocated in its place.
+//!
+//! Only nodes worth it are remembered: shared ones (their contents pointed to more than
+//! once, or wrapped by a shared inverse, repetition or name) and those whose computation
+//! visited at least [`COSTLY`] nodes. A word built level by level holds millions of
+//! unshared nodes (one per coset of a level, and the balanced nesting above them); their
+//! lengths, purities and products held for all of them took gigabytes, while a node not
+//! remembered costs at most [`COSTLY`] visits each time it is asked again.
 
 use crate::compile::pow_u64;
 use puz_core::{Alphabet, Control, Frame, Interrupt, Perm, Word};
 use rustc_hash::FxHashMap as HashMap;
+use std::sync::Arc;
 
 /// A node taken whole, and whether it is read inverted.
 pub type Seg<'w> = (&'w Word, bool);
@@ -47,16 +58,31 @@ pub fn id(w: &Word) -> NodeId {
     w.node_id()
 }
 
+/// A node whose computation visited at least this many nodes is remembered even when
+/// not shared (as [`crate::chain::Measure`] does).
+pub const COSTLY: u64 = 64;
+
+/// Whether the contents of `w` are pointed to more than once.
+fn shared(w: &Word) -> bool {
+    match w {
+        Word::Letter(_) => false,
+        Word::Seq(items) => Arc::strong_count(items) > 1,
+        Word::Repeat(x, _) | Word::Inverse(x) | Word::Named(_, x) => Arc::strong_count(x) > 1,
+    }
+}
+
 /// Membership of letters by level, with memoised purity and products of nodes.
 pub struct Runs<'a> {
     pub alpha: &'a Alphabet,
     /// `member[l][letter]`: the letter lies in level `l`.
     member: Vec<Vec<bool>>,
-    pure: HashMap<(NodeId, usize), bool>,
-    prod: HashMap<(NodeId, bool), Perm>,
+    pure: HashMap<(NodeId, usize), (Word, bool)>,
+    prod: HashMap<(NodeId, bool), (Word, Perm)>,
     /// Lengths: `Word::len` recomputes shared nodes, exponential on deep sharing.
-    lens: HashMap<NodeId, u128>,
+    lens: HashMap<NodeId, (Word, u128)>,
     degree: usize,
+    /// Nodes visited so far (not answered by a memo), to price each computation.
+    visits: u64,
 }
 
 impl<'a> Runs<'a> {
@@ -68,6 +94,7 @@ impl<'a> Runs<'a> {
             prod: HashMap::default(),
             lens: HashMap::default(),
             degree: alpha.perms.first().map_or(0, |p| p.degree()),
+            visits: 0,
         }
     }
 
@@ -78,23 +105,35 @@ impl<'a> Runs<'a> {
 
     /// The number of letters (saturating), memoised.
     pub fn len(&mut self, w: &Word) -> u128 {
-        // Letters are most of the nodes of a flat sequence: answered without the memo.
-        if let Word::Letter(_) = w {
-            return 1;
-        }
+        self.len_in(w, false)
+    }
+
+    /// [`Runs::len`] of a node inside a shared wrapper when `wrapped`.
+    fn len_in(&mut self, w: &Word, wrapped: bool) -> u128 {
+        let x = match w {
+            // Letters are most of the nodes of a flat sequence: answered without the memo.
+            Word::Letter(_) => return 1,
+            // Wrappers are answered by what they wrap (remembered there when worth it).
+            Word::Inverse(x) | Word::Named(_, x) => return self.len_in(x, wrapped || shared(w)),
+            Word::Repeat(x, n) => {
+                return self
+                    .len_in(x, wrapped || shared(w))
+                    .saturating_mul(*n as u128)
+            }
+            Word::Seq(x) => x,
+        };
         let key = id(w);
-        if let Some(&n) = self.lens.get(&key) {
+        if let Some(&(_, n)) = self.lens.get(&key) {
             return n;
         }
-        let n = match w {
-            Word::Letter(_) => 1,
-            Word::Seq(items) => items
-                .iter()
-                .fold(0u128, |acc, x| acc.saturating_add(self.len(x))),
-            Word::Repeat(x, n) => self.len(x).saturating_mul(*n as u128),
-            Word::Inverse(x) | Word::Named(_, x) => self.len(x),
-        };
-        self.lens.insert(key, n);
+        let v0 = self.visits;
+        self.visits += 1 + x.len() as u64;
+        let n = x
+            .iter()
+            .fold(0u128, |acc, x| acc.saturating_add(self.len(x)));
+        if wrapped || shared(w) || self.visits - v0 >= COSTLY {
+            self.lens.insert(key, (w.clone(), n));
+        }
         n
     }
 
@@ -155,20 +194,29 @@ impl<'a> Runs<'a> {
 
     /// Whether every letter of `w` lies in level `l`.
     pub fn pure(&mut self, w: &Word, l: usize) -> bool {
-        if let Word::Letter(x) = w {
-            return self.member[l][*x as usize];
-        }
+        self.pure_in(w, l, false)
+    }
+
+    /// [`Runs::pure`] of a node inside a shared wrapper when `wrapped`.
+    fn pure_in(&mut self, w: &Word, l: usize, wrapped: bool) -> bool {
+        let x = match w {
+            Word::Letter(x) => return self.member[l][*x as usize],
+            Word::Inverse(x) | Word::Named(_, x) => {
+                return self.pure_in(x, l, wrapped || shared(w))
+            }
+            Word::Repeat(x, n) => return *n == 0 || self.pure_in(x, l, wrapped || shared(w)),
+            Word::Seq(x) => x,
+        };
         let key = (id(w), l);
-        if let Some(&b) = self.pure.get(&key) {
+        if let Some(&(_, b)) = self.pure.get(&key) {
             return b;
         }
-        let b = match w {
-            Word::Letter(x) => self.member[l][*x as usize],
-            Word::Seq(items) => items.iter().all(|x| self.pure(x, l)),
-            Word::Repeat(x, n) => *n == 0 || self.pure(x, l),
-            Word::Inverse(x) | Word::Named(_, x) => self.pure(x, l),
-        };
-        self.pure.insert(key, b);
+        let v0 = self.visits;
+        self.visits += 1 + x.len() as u64;
+        let b = x.iter().all(|x| self.pure(x, l));
+        if wrapped || shared(w) || self.visits - v0 >= COSTLY {
+            self.pure.insert(key, (w.clone(), b));
+        }
         b
     }
 
@@ -206,16 +254,26 @@ impl<'a> Runs<'a> {
 
     /// The product of `w`'s letters (of its inverse when `inv`).
     pub fn eval(&mut self, w: &Word, inv: bool) -> Perm {
-        if let Word::Letter(x) = w {
-            return self.letter_perm(*x, inv).clone();
+        self.eval_in(w, inv, false)
+    }
+
+    /// [`Runs::eval`] of a node inside a shared wrapper when `wrapped`.
+    fn eval_in(&mut self, w: &Word, inv: bool, wrapped: bool) -> Perm {
+        match w {
+            Word::Letter(x) => return self.letter_perm(*x, inv).clone(),
+            Word::Inverse(x) => return self.eval_in(x, !inv, wrapped || shared(w)),
+            Word::Named(_, x) => return self.eval_in(x, inv, wrapped || shared(w)),
+            _ => {}
         }
         let key = (id(w), inv);
-        if let Some(p) = self.prod.get(&key) {
+        if let Some((_, p)) = self.prod.get(&key) {
             return p.clone();
         }
+        let v0 = self.visits;
+        self.visits += 1;
         let p = match w {
-            Word::Letter(_) => unreachable!("answered above"),
             Word::Seq(items) => {
+                self.visits += items.len() as u64;
                 let mut acc = Perm::identity(self.degree);
                 for k in 0..items.len() {
                     let x = &items[if inv { items.len() - 1 - k } else { k }];
@@ -226,11 +284,12 @@ impl<'a> Runs<'a> {
                 }
                 acc
             }
-            Word::Repeat(x, n) => pow_u64(&self.eval(x, inv), *n),
-            Word::Inverse(x) => self.eval(x, !inv),
-            Word::Named(_, x) => self.eval(x, inv),
+            Word::Repeat(x, n) => pow_u64(&self.eval_in(x, inv, wrapped || shared(w)), *n),
+            _ => unreachable!("answered above"),
         };
-        self.prod.insert(key, p.clone());
+        if wrapped || shared(w) || self.visits - v0 >= COSTLY {
+            self.prod.insert(key, (w.clone(), p.clone()));
+        }
         p
     }
 
