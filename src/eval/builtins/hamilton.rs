@@ -212,6 +212,41 @@ fn by_cosets_args(a: &Args) -> EvalResult<(&SeqVal, &GroupVal)> {
     Ok((s, g))
 }
 
+/// The chain `hamilton(G)` builds along when G is past a search in memory (more than
+/// 2^32 - 2 positions) and has three or more generators, all single moves: the groups of
+/// its first two, three, ... generators (Norskog's chain for `<U, R, D, L, F>`).
+fn default_chain(g: &GroupVal, eng: &groups::GroupEngine, span: Span) -> Option<super::spec::Arg> {
+    let n = g.gens.len();
+    if n < 3
+        || g.gens.iter().any(|w| !matches!(w, Word::Letter(_)))
+        || eng.group.order() <= num_bigint::BigUint::from(u32::MAX - 2)
+    {
+        return None;
+    }
+    let names: Vec<String> = g
+        .gens
+        .iter()
+        .map(|w| match w {
+            Word::Letter(l) => g.puzzle.alphabet.names[*l as usize].clone(),
+            _ => String::new(),
+        })
+        .collect();
+    let groups: Vec<Value> = (2..n)
+        .map(|k| {
+            Value::Group(GroupVal::new(
+                g.puzzle.clone(),
+                g.gens[..k].to_vec(),
+                format!("<{}>", names[..k].join(", ")),
+            ))
+        })
+        .collect();
+    Some(super::spec::Arg {
+        items: vec![span; groups.len()],
+        value: Value::List(groups),
+        span,
+    })
+}
+
 /// `hamilton(G)`: a Hamilton cycle of the Cayley graph of G on its generators and their
 /// inverses, found by the engine and verified by the checker before it is returned.
 pub fn hamilton(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
@@ -222,6 +257,26 @@ pub fn hamilton(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         return Ok(Value::Seq(SeqVal::new(p, w)));
     }
     let eng = g.engine(ctx.ctl, a.span)?;
+    if let Some(chain) = default_chain(g, &eng, a.span) {
+        let names: Vec<&str> = match &chain.value {
+            Value::List(hs) => hs
+                .iter()
+                .filter_map(|h| match h {
+                    Value::Group(h) => Some(h.text.as_str()),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        ctx.ctl.progress(&format!(
+            "{} has {} positions, more than a search in memory takes: built along the chain [{}] (`chain:` chooses another)",
+            g.text,
+            eng.group.order(),
+            names.join(", ")
+        ));
+        let w = super::chains::hamilton_along(ctx, g, &chain, a.flag("certify"), a.span)?;
+        return Ok(Value::Seq(SeqVal::new(p, w)));
+    }
     if g.gens.iter().any(|w| !matches!(w, Word::Letter(_))) {
         return Err(Diag::new(a.pos(0).span, format!("the generators of {} must be single moves", g.text))
             .with_help("a Hamilton cycle visits a position after every move: make a compound generator one move with `move T1 = S T S'`"));

@@ -334,7 +334,7 @@ pub const TABLE: &[Builtin] = &[
         options: &[opt(
             "chain",
             &[ListOf(GROUP)],
-            D::Computed("none: a search in memory"),
+            D::Computed("none: a search in memory; past 2^32 positions, the groups of G's first 2, 3, ... generators"),
             "build along subgroups H1 < H2 < ... < G, each adding one move that commutes with one below (`[<U, R>, <U, R, D>]`); certified by cosets",
         ), opt(
             "certify",

@@ -47,9 +47,8 @@ pub fn choose_patterns(
     };
     // A reduced table's classes count against the budget too.
     let held = |c: &Coords| c.bytes() + c.sym.as_ref().map_or(0, |r| r.bytes());
-    let fits = |c: &Coords| {
-        held(c) <= budget / 2 || (held(c) <= budget && reads_all(model, actions, c))
-    };
+    let fits =
+        |c: &Coords| held(c) <= budget / 2 || (held(c) <= budget && reads_all(model, actions, c));
     // Where each of the slice's pieces is, when the symmetries bring that table within
     // the budget; else the set of their locations.
     let set = several_orbits(model, actions);
