@@ -132,6 +132,7 @@ impl Solver {
             budget,
             &conjugations(&model, &symmetries.generators),
             opts.cache.as_deref(),
+            ctl,
         );
         Ok(TablePlan {
             budget,

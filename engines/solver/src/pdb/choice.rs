@@ -26,7 +26,7 @@
 use super::symmetric::reduce;
 use super::{Coords, Part, Pattern, Shape};
 use crate::model::{Action, CellMap, Model};
-use puz_core::Perm;
+use puz_core::{Control, Perm};
 
 /// At most this many tables in all (every node looks each one up, twice with the inverse).
 const MAX_TABLES: usize = 12;
@@ -39,6 +39,18 @@ pub fn choose_patterns(
     actions: &[Action],
     budget: u64,
     conj: &[(Perm, CellMap)],
+) -> Vec<Shape> {
+    choose_patterns_until(model, actions, budget, conj, None)
+}
+
+/// [`choose_patterns`], the forming of a reduced table's classes given up (the table left
+/// whole, so too large) when `ctl` is cancelled.
+pub fn choose_patterns_until(
+    model: &Model,
+    actions: &[Action],
+    budget: u64,
+    conj: &[(Perm, CellMap)],
+    ctl: Option<&Control>,
 ) -> Vec<Shape> {
     let pieces = |budget, further| {
         choose_pieces(model, actions, budget, further)
@@ -69,7 +81,7 @@ pub fn choose_patterns(
     let Some(c) = [places, set]
         .into_iter()
         .flatten()
-        .map(|c| reduce(model, c, conj, budget.saturating_mul(2)))
+        .map(|c| reduce(model, c, conj, budget.saturating_mul(2), ctl))
         .find(|c| fits(c))
     else {
         return pieces(budget, true).collect();

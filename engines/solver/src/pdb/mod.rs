@@ -199,7 +199,9 @@ pub struct Planned {
     pub cached: bool,
 }
 
-/// The tables for `budget` bytes, and which of them the cache holds.
+/// The tables for `budget` bytes, and which of them the cache holds (`conj`: the
+/// symmetries a table may be reduced by; `ctl` cancels the forming of its classes).
+#[allow(clippy::too_many_arguments)]
 pub fn plan(
     puzzle_key: u64,
     model: &Model,
@@ -208,8 +210,9 @@ pub fn plan(
     budget: u64,
     conj: &[(Perm, CellMap)],
     cache: Option<&Path>,
+    ctl: &Control,
 ) -> Vec<Planned> {
-    choose_patterns(model, actions, budget, conj)
+    choice::choose_patterns_until(model, actions, budget, conj, Some(ctl))
         .into_iter()
         .map(|shape| {
             let file = cache.map(|d| d.join(file_name(puzzle_key, actions, cost, &shape)));
@@ -257,6 +260,7 @@ impl Heuristic {
             budget,
             conj,
             cache.map(|c| c.dir),
+            ctl,
         );
         Heuristic::from_plan(model, metric, actions, planned, cache, ctl)
     }

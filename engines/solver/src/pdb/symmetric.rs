@@ -6,9 +6,9 @@
 //! tuples of values that `c` maps onto each other are equally far from solved and can
 //! share one entry. The parts are split in two:
 //!
-//! - the *key*: the parts on the orbit of the table's set (the set of a slice and the
-//!   orientations of that orbit). A symmetry keeps it well defined when it maps the set's
-//!   pieces onto themselves and turns each location by an amount that depends only on
+//! - the *key*: the parts on the orbit of the table's set or places part (where a slice's
+//!   pieces are, and the orientations of that orbit). A symmetry keeps it well defined when
+//!   it maps the slice's pieces onto themselves and turns each location by an amount that depends only on
 //!   whether the piece there is one of the set (true of Kociemba's edge flips under the
 //!   16 symmetries of the UD axis, since the slice's edges are oriented by another face);
 //! - the *rest*: orientation parts of other orbits, each carried as a function of itself
@@ -25,7 +25,7 @@
 use super::coords::{Coords, Part, MAX_PARTS};
 use super::sym_key::KeyMaps;
 use crate::model::{CellMap, Model};
-use puz_core::Perm;
+use puz_core::{Control, Perm};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
@@ -34,8 +34,8 @@ use std::sync::{Arc, Mutex};
 const MAX_SYMS: usize = 64;
 /// At most this many elements of the symmetry group are enumerated.
 const MAX_ELEMENTS: usize = 1152;
-/// Keys (values of the key parts) beyond this are not reduced (5 bytes each while the
-/// classes are formed).
+/// Keys (values of the key parts) beyond this are not reduced (4 bytes each for their
+/// classes).
 pub const MAX_KEY: u64 = 1 << 26;
 
 /// The classes of a [`Coords`] table's keys and the symmetries' maps of its parts.
@@ -298,7 +298,13 @@ fn recipe(model: &Model, c: &Coords, maps: &[&CellMap]) -> u64 {
 /// beside the key that is no orientation, when its key is too large, or when the reduced
 /// table would have more than `max_entries` entries (without forming its classes: there
 /// are at least `keys / symmetries` of them).
-pub fn reduce(model: &Model, c: Coords, conj: &[(Perm, CellMap)], max_entries: u64) -> Coords {
+pub fn reduce(
+    model: &Model,
+    c: Coords,
+    conj: &[(Perm, CellMap)],
+    max_entries: u64,
+    ctl: Option<&Control>,
+) -> Coords {
     let sets: Vec<(usize, &[u8])> = c
         .parts
         .iter()
@@ -411,6 +417,10 @@ pub fn reduce(model: &Model, c: Coords, conj: &[(Perm, CellMap)], max_entries: u
     let mut key_class = vec![NONE; key_size as usize];
     let (mut reps, mut stab) = (Vec::new(), Vec::new());
     for k in 0..key_size {
+        if k % (1 << 16) == 0 && ctl.is_some_and(|c| c.cancelled()) {
+            // Given up: the table stays whole (too large to be chosen).
+            return c;
+        }
         if key_class[k as usize] != NONE {
             continue;
         }
@@ -498,7 +508,7 @@ pub(super) mod tests {
             ],
         )
         .unwrap();
-        let r = reduce(&model, c, &conj, u64::MAX);
+        let r = reduce(&model, c, &conj, u64::MAX, None);
         let red = r.sym.clone().unwrap();
         assert_eq!(red.syms, 8);
         assert_eq!(red.rest_size, 2187);
