@@ -491,6 +491,28 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn a_cancelled_reduction_leaves_the_table_whole() {
+        // Ctrl-C while the classes are formed: the table stays whole (and nothing is
+        // remembered for the next call, which reduces it).
+        let (model, conj) = rotations();
+        let c = Coords::new(
+            &model,
+            vec![Part::Set {
+                orbit: 1,
+                pieces: vec![8, 9, 10, 11],
+            }],
+        )
+        .unwrap();
+        let ctl = Control::default();
+        ctl.flag().store(true, std::sync::atomic::Ordering::Relaxed);
+        let r = reduce(&model, c.clone(), &conj, u64::MAX, Some(&ctl));
+        assert!(r.sym.is_none());
+        assert_eq!(r.size, c.size);
+        let r = reduce(&model, c, &conj, u64::MAX, None);
+        assert!(r.sym.is_some());
+    }
+
+    #[test]
     fn the_slice_tables_keep_the_eight_symmetries_of_their_axis() {
         // The UD slice with the edge flips (Kociemba's flip-slice): of the 24 rotations,
         // the 8 that keep the UD axis carry it; 1,013,760 keys in 8 classes or fewer each.
