@@ -213,13 +213,17 @@ fn by_cosets_args(a: &Args) -> EvalResult<(&SeqVal, &GroupVal)> {
 }
 
 /// The chain `hamilton(G)` builds along when G is past a search in memory (more than
-/// 2^32 - 2 positions) and has three or more generators, all single moves: the groups of
-/// its first two, three, ... generators (Norskog's chain for `<U, R, D, L, F>`).
+/// 2^32 - 2 positions, fewer than 2^128) and has three or more generators, all single
+/// moves: the groups of its first two, three, ... generators (Norskog's chain for
+/// `<U, R, D, L, F>`).
 fn default_chain(g: &GroupVal, eng: &groups::GroupEngine, span: Span) -> Option<super::spec::Arg> {
     let n = g.gens.len();
+    let order = eng.group.order();
+    // Past 2^128 the levels' orders do not fit (the Megaminx): the search's refusal says so.
     if n < 3
         || g.gens.iter().any(|w| !matches!(w, Word::Letter(_)))
-        || eng.group.order() <= num_bigint::BigUint::from(u32::MAX - 2)
+        || order <= num_bigint::BigUint::from(u32::MAX - 2)
+        || u128::try_from(&order).is_err()
     {
         return None;
     }
