@@ -207,6 +207,38 @@ fn file_pmd_mapped(smaps: &str, base: usize) -> Option<usize> {
         .map(|kb| kb << 10)
 }
 
+/// A table of `u32` in a [`BigBuf`] (huge pages: a reduced table's classes are read at
+/// random, once a look-up).
+pub struct BigU32 {
+    buf: BigBuf,
+}
+
+impl BigU32 {
+    /// `len` entries, each `u32::MAX`.
+    pub fn new_max(len: usize) -> BigU32 {
+        BigU32 {
+            buf: BigBuf::new(len * 4, 0xff),
+        }
+    }
+}
+
+impl Deref for BigU32 {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        let bytes: &[u8] = &self.buf;
+        // SAFETY: the buffer is 2 MiB aligned, initialised, and a whole number of `u32`s.
+        unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<u32>(), bytes.len() / 4) }
+    }
+}
+
+impl DerefMut for BigU32 {
+    fn deref_mut(&mut self) -> &mut [u32] {
+        let bytes: &mut [u8] = &mut self.buf;
+        // SAFETY: as in `deref`, and borrowed mutably through the buffer.
+        unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<u32>(), bytes.len() / 4) }
+    }
+}
+
 impl Deref for BigBuf {
     type Target = [u8];
     fn deref(&self) -> &[u8] {

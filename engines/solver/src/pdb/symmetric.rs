@@ -24,6 +24,7 @@
 
 use super::coords::{Coords, Part, MAX_PARTS};
 use super::sym_key::KeyMaps;
+use crate::bigbuf::BigU32;
 use crate::model::{CellMap, Model};
 use puz_core::{Control, Perm};
 use std::collections::HashSet;
@@ -55,7 +56,7 @@ pub struct Reduction {
     rest_weights: Vec<u64>,
     rest_sizes: Vec<u64>,
     /// Per key: its class `<< 6 |` a symmetry taking it to the class's representative.
-    key_class: Vec<u32>,
+    key_class: BigU32,
     /// Per class: its representative key and its stabiliser (bit `s`: symmetry `s` fixes
     /// it; the identity's bit left out).
     reps: Vec<u32>,
@@ -414,7 +415,7 @@ pub fn reduce(
         })
         .collect();
     const NONE: u32 = u32::MAX;
-    let mut key_class = vec![NONE; key_size as usize];
+    let mut key_class = BigU32::new_max(key_size as usize);
     let (mut reps, mut stab) = (Vec::new(), Vec::new());
     for k in 0..key_size {
         if k % (1 << 16) == 0 && ctl.is_some_and(|c| c.cancelled()) {
