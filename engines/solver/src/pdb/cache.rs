@@ -68,8 +68,8 @@ pub(super) fn file_name(
                 }
             }
             if let Some(red) = &c.sym {
-                // The classes and the symmetries' maps decide where each entry is.
-                key = fnv(b"symmetric-v1", key);
+                // The parts and the symmetries' maps decide where each entry is.
+                key = fnv(b"symmetric-v2", key);
                 key = red.hash(key, &fnv);
             }
         }

@@ -118,6 +118,59 @@ impl Fill<'_> {
     }
 }
 
+/// The levels of a breadth-first fill of `size` entries in `blocks` blocks of `per_block`
+/// entries (`filled` of them already), each level over chunks of whole blocks in
+/// parallel: `level(d, pull, lo, hi)` sets the entries at `d + 1` among blocks `lo..hi`
+/// (pushed from `d`, or pulled) and says how many. `before(d)` runs before each level.
+/// A level is pulled when the frontier is more than a quarter of the entries left, or
+/// when costs are not all 1.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn levels(
+    size: u64,
+    filled: u64,
+    cost: &[u32],
+    blocks: u64,
+    per_block: u64,
+    meter: &Meter,
+    mut before: impl FnMut(u8),
+    level: impl Fn(u8, bool, u64, u64) -> u64 + Sync,
+) -> Result<(), SolveError> {
+    let unit = cost.iter().all(|&x| x == 1);
+    let max_cost = cost.iter().copied().max().unwrap_or(1);
+    let per_chunk = (CHUNK / per_block).max(1);
+    let chunks = blocks.div_ceil(per_chunk);
+    let (mut filled, mut frontier, mut d, mut empty) = (filled, filled, 0u8, 0u32);
+    while d < 14 && filled < size {
+        meter.ctl.check()?;
+        let unknown = size - filled;
+        let pull = !unit || 4 * frontier > unknown;
+        meter.report(d + 1, filled, true);
+        before(d);
+        let so_far = AtomicU64::new(0);
+        let newly = (0..chunks)
+            .into_par_iter()
+            .map(|k| -> Result<u64, SolveError> {
+                meter.ctl.check()?;
+                let lo = k * per_chunk;
+                let n = level(d, pull, lo, (lo + per_chunk).min(blocks));
+                let all = so_far.fetch_add(n, Relaxed) + n;
+                meter.report(d + 1, filled + all, false);
+                Ok(n)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))?;
+        filled += newly;
+        frontier = newly;
+        d += 1;
+        // With unit costs an empty level ends the search; otherwise a gap as long as the
+        // dearest letter does.
+        empty = if newly == 0 { empty + 1 } else { 0 };
+        if empty >= if unit { 1 } else { max_cost } {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// Per part, where each letter's value comes from: the move tables `fwd` inverted (each
 /// letter permutes a part's values).
 pub(super) fn backward(fwd: &[Vec<u32>], letters: usize) -> Vec<Vec<u32>> {
@@ -164,39 +217,17 @@ pub(super) fn fill_coords(
     let t = buf.as_atomic();
     let solved = c.index(&model.solved());
     set(t, solved, 0);
-    let unit = cost.iter().all(|&x| x == 1);
-    let max_cost = cost.iter().copied().max().unwrap_or(1);
     let blocks = c.size / inner;
-    let per_chunk = (CHUNK / inner).max(1);
-    let chunks = blocks.div_ceil(per_chunk);
-    let (mut filled, mut frontier, mut d, mut empty) = (1u64, 1u64, 0u8, 0u32);
-    while d < 14 && filled < c.size {
-        meter.ctl.check()?;
-        let unknown = c.size - filled;
-        let pull = !unit || 4 * frontier > unknown;
-        meter.report(d + 1, filled, true);
-        let so_far = AtomicU64::new(0);
-        let newly = (0..chunks)
-            .into_par_iter()
-            .map(|k| -> Result<u64, SolveError> {
-                meter.ctl.check()?;
-                let lo = k * per_chunk;
-                let n = f.level(t, d, pull, cost, lo, (lo + per_chunk).min(blocks));
-                let all = so_far.fetch_add(n, Relaxed) + n;
-                meter.report(d + 1, filled + all, false);
-                Ok(n)
-            })
-            .try_reduce(|| 0, |a, b| Ok(a + b))?;
-        filled += newly;
-        frontier = newly;
-        d += 1;
-        // With unit costs an empty level ends the search; otherwise a gap as long as the
-        // dearest letter does.
-        empty = if newly == 0 { empty + 1 } else { 0 };
-        if empty >= if unit { 1 } else { max_cost } {
-            break;
-        }
-    }
+    levels(
+        c.size,
+        1,
+        cost,
+        blocks,
+        inner,
+        meter,
+        |_| (),
+        |d, pull, lo, hi| f.level(t, d, pull, cost, lo, hi),
+    )?;
     Ok(buf)
 }
 

@@ -6,18 +6,15 @@
 //! entries its class's stabiliser makes of it (they hold the same tuples' class, see
 //! `symmetric.rs`); a pulled entry is reached by itself, as each of those is.
 
-use super::coord_fill::{backward, get, set};
+use super::coord_fill::{backward, get, levels, set};
 use super::coords::{Coords, MAX_PARTS};
 use super::fill::Meter;
 use super::symmetric::Reduction;
 use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::model::{Action, Model};
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
-/// Entries a task covers (whole classes, at least one).
-const CHUNK: u64 = 1 << 16;
 /// The rest's moves carried by every symmetry are tabulated up to this many entries.
 const MAX_NEXT: u64 = 1 << 24;
 
@@ -36,6 +33,11 @@ impl Marks {
     #[inline]
     fn add(&self, c: u64) {
         self.0[(c / 64) as usize].fetch_or(1 << (c % 64), Relaxed);
+    }
+    fn clear(&self) {
+        for w in &self.0 {
+            w.store(0, Relaxed);
+        }
     }
     #[inline]
     fn remove(&self, c: u64) {
@@ -258,43 +260,28 @@ pub(super) fn fill_symmetric(
             filled += set(t, j, 0) as u64;
         }
     }
-    let unit = cost.iter().all(|&x| x == 1);
-    let max_cost = cost.iter().copied().max().unwrap_or(1);
-    let classes = red.classes;
-    let per_chunk = (CHUNK / red.rest_size).max(1);
-    let chunks = classes.div_ceil(per_chunk);
-    let (mut frontier, mut d, mut empty) = (filled, 0u8, 0u32);
-    let open = Marks::new(classes, true);
-    let mut at = Marks::new(classes, false);
-    at.add(class);
-    while d < 14 && filled < c.size {
-        meter.ctl.check()?;
-        let unknown = c.size - filled;
-        let pull = !unit || 4 * frontier > unknown;
-        meter.report(d + 1, filled, true);
-        let so_far = AtomicU64::new(0);
-        let reached = Marks::new(classes, false);
-        let newly = (0..chunks)
-            .into_par_iter()
-            .map(|k| -> Result<u64, SolveError> {
-                meter.ctl.check()?;
-                let lo = k * per_chunk;
-                let range = (lo, (lo + per_chunk).min(classes));
-                let n = f.level(t, d, pull, cost, range, (&at, &open, &reached));
-                let all = so_far.fetch_add(n, Relaxed) + n;
-                meter.report(d + 1, filled + all, false);
-                Ok(n)
-            })
-            .try_reduce(|| 0, |a, b| Ok(a + b))?;
-        filled += newly;
-        frontier = newly;
-        at = reached;
-        d += 1;
-        empty = if newly == 0 { empty + 1 } else { 0 };
-        if empty >= if unit { 1 } else { max_cost } {
-            break;
-        }
-    }
+    // The classes holding the frontier and those reached by the level under way,
+    // alternately (by the parity of the level).
+    let open = Marks::new(red.classes, true);
+    let marks = [
+        Marks::new(red.classes, false),
+        Marks::new(red.classes, false),
+    ];
+    marks[0].add(class);
+    let before = |d: u8| marks[(d as usize + 1) % 2].clear();
+    levels(
+        c.size,
+        filled,
+        cost,
+        red.classes,
+        red.rest_size,
+        meter,
+        before,
+        |d, pull, lo, hi| {
+            let (at, reached) = (&marks[d as usize % 2], &marks[(d as usize + 1) % 2]);
+            f.level(t, d, pull, cost, (lo, hi), (at, &open, reached))
+        },
+    )?;
     Ok(buf)
 }
 

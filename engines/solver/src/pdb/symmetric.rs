@@ -49,6 +49,8 @@ pub struct Reduction {
     pub key_what: String,
     /// Values of the rest (entries per class).
     pub rest_size: u64,
+    /// A hash of the parts and the symmetries' maps it was made of.
+    recipe: u64,
     key_parts: Vec<usize>,
     key_weights: Vec<u64>,
     key_sizes: Vec<u64>,
@@ -171,19 +173,11 @@ impl Reduction {
         (&self.key_parts, &self.rest_parts)
     }
 
-    /// `h` folded with everything that decides where an entry is (for the cache's file
-    /// names): the classes with their symmetries, and the rest's maps.
+    /// `h` folded with what decides where each entry is (for the cache's file names): the
+    /// table's parts and the symmetries' maps, from which the classes follow (each
+    /// represented by its smallest key).
     pub fn hash(&self, h: u64, fold: &dyn Fn(&[u8], u64) -> u64) -> u64 {
-        let mut h = fold(&(self.syms as u64).to_le_bytes(), h);
-        for chunk in self.key_class.chunks(1 << 12) {
-            let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
-            h = fold(&bytes, h);
-        }
-        for conj in &self.rest_conj {
-            let bytes: Vec<u8> = conj.iter().flat_map(|x| x.to_le_bytes()).collect();
-            h = fold(&bytes, h);
-        }
-        h
+        fold(&self.recipe.to_le_bytes(), h)
     }
 
     /// Bytes it holds.
@@ -440,6 +434,7 @@ pub fn reduce(
         stab.push(mask);
     }
     let red = Reduction {
+        recipe: hash,
         syms,
         classes: reps.len() as u64,
         key_what: format!("{key_size} values of orbit {set_orbit}'s parts"),
