@@ -251,6 +251,75 @@ impl Model {
         }
     }
 
+    /// Conjugation `s -> c^-1 s c` by a permutation `c` of the points that sends each
+    /// location's points onto one location of the same orbit: a reflection too, which is
+    /// no position (so [`Model::conjugation`] cannot take it). `None` for other `c`.
+    pub fn conjugation_by(&self, c: &Perm) -> Option<CellMap> {
+        if c.degree() != self.degree {
+            return None;
+        }
+        let ci = c.inverse();
+        let mut src = vec![0u8; self.n];
+        let mut map = vec![0u8; self.n * 256];
+        for o in &self.orbits {
+            let t = o.twist as usize;
+            let span = o.offset..o.offset + o.size * t;
+            // (location, point of it) of a point of the orbit.
+            let loc = |p: usize| span.contains(&p).then(|| ((p - o.offset) / t, (p - o.offset) % t));
+            let mut to = vec![0usize; o.size];
+            for (l, to) in to.iter_mut().enumerate() {
+                *to = loc(c.image(o.offset + l * t))?.0;
+                for k in 1..t {
+                    if loc(c.image(o.offset + l * t + k))?.0 != *to {
+                        return None;
+                    }
+                }
+            }
+            // With piece `a` at `l` turned by `x` (the position sends `a`'s point `j` to
+            // `l`'s point `j + x`), the conjugate holds piece `to[a]` at `to[l]`, turned
+            // by where `c` sends the point of `l` that `c^-1` of its first point reaches.
+            for l in 0..o.size {
+                src[o.start + to[l]] = (o.start + l) as u8;
+                for a in 0..o.size {
+                    let piece = to[a];
+                    let (_, j) = loc(ci.image(o.offset + piece * t))?;
+                    for x in 0..t {
+                        let (_, k) = loc(c.image(o.offset + l * t + (j + x) % t))?;
+                        map[(o.start + to[l]) * 256 + a * t + x] = (piece * t + k) as u8;
+                    }
+                }
+            }
+        }
+        Some(CellMap { src, map })
+    }
+
+    /// `first` then `second`, as one map.
+    pub fn then_map(&self, first: &CellMap, second: &CellMap) -> CellMap {
+        let mut map = vec![0u8; self.n * 256];
+        let mut src = vec![0u8; self.n];
+        for o in &self.orbits {
+            let cells = (o.size * o.twist as usize).min(256);
+            for b in o.start..o.start + o.size {
+                let mid = second.source(b);
+                src[b] = first.src[mid];
+                for x in 0..cells {
+                    map[b * 256 + x] = second.image(b, first.image(mid, x as u8));
+                }
+            }
+        }
+        CellMap { src, map }
+    }
+
+    /// Whether two maps agree on every cell of every location.
+    pub fn same_map(&self, a: &CellMap, b: &CellMap) -> bool {
+        self.orbits.iter().all(|o| {
+            let cells = (o.size * o.twist as usize).min(256);
+            (o.start..o.start + o.size).all(|l| {
+                a.src[l] == b.src[l] && a.map[l * 256..l * 256 + cells] == b.map[l * 256..l * 256 + cells]
+            })
+        })
+    }
+
     /// Conjugation `s -> c^-1 s c` as one pass (`cinv` the state of `c^-1`, `c` its action).
     pub fn conjugation(&self, cinv: &[u8], c: &Action) -> CellMap {
         let mut map = vec![0u8; self.n * 256];
@@ -452,6 +521,50 @@ mod tests {
             m.decode(m.encode(&sp), &mut back);
             prop_assert_eq!(back, sp);
         }
+    }
+
+    #[test]
+    fn symmetries_map_states_as_they_conjugate_points() {
+        // The 24 rotations and the 24 reflections of the cube: each map of byte states
+        // gives the state of `c^-1 p c`, and a rotation's is the map from its state.
+        let c3 = cube3();
+        let m = Model::new(&c3).unwrap();
+        let htm = crate::Metric::htm(
+            &c3,
+            &["U", "D", "R", "L", "F", "B"],
+            &puz_core::Control::default(),
+        )
+        .unwrap();
+        let sym = crate::symmetry::Symmetries::new(&c3, &htm, &crate::canon::Canon::new(&htm));
+        assert_eq!(sym.all.len(), 48);
+        let mut reflections = 0;
+        let mut out = vec![0u8; m.n];
+        for c in &sym.all {
+            let map = m.conjugation_by(c).unwrap();
+            match m.state_of(&c.inverse()) {
+                Some(cinv) => {
+                    let old = m.conjugation(&cinv, &m.action(c).unwrap());
+                    assert!(m.same_map(&map, &old));
+                }
+                None => reflections += 1,
+            }
+            for seed in 0..20usize {
+                let moves: Vec<usize> = (0..25).map(|i| (seed * 7919 + i * 104_729) % 97).collect();
+                let p = random_position(&c3, &moves);
+                map.apply(&m.state_of(&p).unwrap(), &mut out);
+                let want = c.inverse().then(&p).then(c);
+                assert_eq!(m.perm_of(&out), want);
+            }
+        }
+        assert_eq!(reflections, 24);
+        // Products and inverses as maps.
+        let (a, b) = (&sym.all[5], &sym.all[30]);
+        let (ma, mb) = (m.conjugation_by(a).unwrap(), m.conjugation_by(b).unwrap());
+        assert!(m.same_map(&m.then_map(&ma, &mb), &m.conjugation_by(&a.then(b)).unwrap()));
+        let id = m.conjugation_by(&c3.identity()).unwrap();
+        let ainv = m.conjugation_by(&a.inverse()).unwrap();
+        assert!(m.same_map(&m.then_map(&ma, &ainv), &id));
+        assert!(!m.same_map(&ma, &id));
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub struct Symmetries {
     /// the identity first, with its letter map (`letters[i][l]` is `c^-1 l c`).
     pub elements: Vec<Perm>,
     pub letters: Vec<Vec<u32>>,
+    /// One element per letter map, canonical or not, the identity first: every map that
+    /// keeps distances, for tables reduced by symmetry (the reflections of the 3x3x3 in
+    /// htm, say, which send `U D` to `D U`, a sequence the search never makes).
+    pub all: Vec<Perm>,
 }
 
 /// The letter `c^-1 g c` for each letter `g`, or `None` when some image is not a letter of
@@ -162,12 +166,16 @@ impl Symmetries {
         // place, or flipping every edge), so they fix the same positions.
         let mut elements = Vec::new();
         let mut letters = Vec::new();
+        let mut all = Vec::new();
         let mut maps = HashSet::new();
         for c in group {
             if let Some(map) = letter_map(&c, metric, &index) {
-                if maps.insert(map.clone()) && keeps_canonical(canon, &map) {
-                    elements.push(c);
-                    letters.push(map);
+                if maps.insert(map.clone()) {
+                    all.push(c.clone());
+                    if keeps_canonical(canon, &map) {
+                        elements.push(c);
+                        letters.push(map);
+                    }
                 }
             }
         }
@@ -175,6 +183,7 @@ impl Symmetries {
             generators,
             elements,
             letters,
+            all,
         }
     }
 

@@ -130,7 +130,7 @@ impl Solver {
             &metric.cost,
             &actions,
             budget,
-            &conjugations(&model, &symmetries.generators),
+            &conjugations(&model, &symmetries.all),
             opts.cache.as_deref(),
             ctl,
         );
@@ -165,7 +165,7 @@ impl Solver {
             metric,
             &actions,
             budget,
-            &conjugations(&model, &symmetries.generators),
+            &conjugations(&model, &symmetries.all),
             opts.cache.as_deref().map(|dir| Cache {
                 dir,
                 map: !opts.copy_tables,

@@ -6,9 +6,9 @@
 //! budget would be left for nothing): the orientation at every location of each
 //! orbit with orientations, and where each piece of a "slice" of one orbit is (Kociemba's
 //! sorted slice) or, when that does not fit, the set of the slice's locations. Either is
-//! reduced by the puzzle's symmetries that carry it (`symmetric.rs`): on the 3x3x3 the 8
-//! rotations that keep the slice's axis, which bring the second table from 1.1 GB to
-//! 139 MB and the first from 26.6 GB to 3.3 GB. The slice
+//! reduced by the puzzle's symmetries that carry it (`symmetric.rs`): on the 3x3x3 the 16
+//! rotations and reflections that keep the slice's axis, which bring the second table
+//! from 1.1 GB to 70 MB and the first from 26.6 GB to 1.67 GB. The slice
 //! is found from the letters alone: for a letter `a`, the pieces that no letter commuting
 //! with `a` moves (`a` included). On the 3x3x3 in htm or atm, for `U`: the letters of `U`
 //! and `D` commute with it, and the four edges of the middle layer are the pieces none of
@@ -382,10 +382,12 @@ mod tests {
 
     #[test]
     fn symmetries_bring_the_sorted_slice_within_four_gib() {
-        // With the 3x3x3's rotations: at 1 GiB the set of the slice's locations, reduced
-        // by the 8 rotations of its axis (139 MB instead of 1.1 GB), beside the corners; at
-        // 4 GiB where each of the slice's edges is (3.3 GB instead of 26.6 GB).
-        let (model, conj, actions) = crate::pdb::symmetric::tests::rotations_htm();
+        // With the 3x3x3's rotations and reflections: at 1 GiB the set of the slice's
+        // locations, reduced by the 16 symmetries of its axis (70 MB instead of 1.1 GB:
+        // Kociemba's 64,430 flip-slice classes times 2,187 twists), beside the corners;
+        // from 2 GiB where each of the slice's edges is (1.67 GB instead of 26.6 GB: his
+        // 1,523,864 classes of the sorted slice and flips).
+        let (model, conj, actions) = crate::pdb::symmetric::tests::cube_symmetries_htm();
         let kinds = |budget: u64| -> Vec<String> {
             choose_patterns(&model, &actions, budget, &conj)
                 .iter()
@@ -408,11 +410,12 @@ mod tests {
         };
         assert_eq!(
             kinds(1 << 30),
-            ["[\"set\", \"ori\", \"ori\"] 139056021", "8 pieces"]
+            ["[\"set\", \"ori\", \"ori\"] 70454205", "8 pieces"]
         );
+        assert_eq!(kinds(2 << 30), kinds(4 << 30));
         assert_eq!(
             kinds(4 << 30),
-            ["[\"ori\", \"ori\", \"places\"] 3329165124", "8 pieces"]
+            ["[\"ori\", \"ori\", \"places\"] 1666345284", "8 pieces"]
         );
     }
 

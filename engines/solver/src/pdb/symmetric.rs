@@ -27,14 +27,11 @@ use super::sym_key::KeyMaps;
 use crate::bigbuf::BigU32;
 use crate::model::{CellMap, Model};
 use puz_core::{Control, Perm};
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 /// At most this many symmetries are kept (a stabiliser is a bit mask; an index's symmetry
 /// is packed in 6 bits).
 const MAX_SYMS: usize = 64;
-/// At most this many elements of the symmetry group are enumerated.
-const MAX_ELEMENTS: usize = 1152;
 /// Keys (values of the key parts) beyond this are not reduced (4 bytes each for their
 /// classes).
 pub const MAX_KEY: u64 = 1 << 26;
@@ -192,36 +189,13 @@ impl Reduction {
     }
 }
 
-/// The maps `s -> c^-1 s c` of the group the `generators` make (the identity first), with
-/// their permutations; empty when the group has more than [`MAX_ELEMENTS`] elements (a
-/// part of it need not be a group).
-pub fn conjugations(model: &Model, generators: &[(String, Perm)]) -> Vec<(Perm, CellMap)> {
-    let Some(id) = generators.first().map(|(_, g)| Perm::identity(g.degree())) else {
-        return Vec::new();
-    };
-    let mut group = vec![id.clone()];
-    let mut seen = HashSet::from([id]);
-    let mut i = 0;
-    while i < group.len() {
-        for (_, g) in generators {
-            let h = group[i].then(g);
-            if seen.insert(h.clone()) {
-                if group.len() >= MAX_ELEMENTS {
-                    return Vec::new();
-                }
-                group.push(h);
-            }
-        }
-        i += 1;
-    }
-    group
-        .into_iter()
-        .filter_map(|c| {
-            let cinv = model.state_of(&c.inverse())?;
-            let ca = model.action(&c)?;
-            let map = model.conjugation(&cinv, &ca);
-            Some((c, map))
-        })
+/// The maps `s -> c^-1 s c` of the symmetries `elements` (the identity first; see
+/// [`crate::symmetry::Symmetries::all`]), with their permutations: rotations and
+/// reflections alike, each a map of byte states.
+pub fn conjugations(model: &Model, elements: &[Perm]) -> Vec<(Perm, CellMap)> {
+    elements
+        .iter()
+        .filter_map(|c| Some((c.clone(), model.conjugation_by(c)?)))
         .collect()
 }
 
@@ -316,13 +290,18 @@ pub fn reduce(
     if kept.len() < 2 || !kept[0].0.is_identity() {
         return c;
     }
-    // A subgroup: every product of two kept symmetries is kept.
-    let perms: HashSet<&Perm> = kept.iter().map(|(p, _)| p).collect();
-    if kept
-        .iter()
-        .any(|(a, _)| kept.iter().any(|(b, _)| !perms.contains(&a.then(b))))
-    {
-        return c;
+    // A subgroup: every product of two kept symmetries is kept (compared as maps of
+    // states: two permutations may differ by one that commutes with every letter).
+    let position = |m: &CellMap| kept.iter().position(|(_, k)| model.same_map(k, m));
+    let mut inverse = vec![0usize; kept.len()];
+    for (i, (_, a)) in kept.iter().enumerate() {
+        for (j, (_, b)) in kept.iter().enumerate() {
+            match position(&model.then_map(a, b)) {
+                None => return c,
+                Some(0) => inverse[i] = j,
+                Some(_) => {}
+            }
+        }
     }
     let maps: Vec<&CellMap> = kept.iter().map(|(_, m)| m).collect();
     let key_parts: Vec<usize> = (0..c.parts.len())
@@ -401,13 +380,6 @@ pub fn reduce(
     // Each key not yet in a class is the smallest of its orbit (a smaller member would
     // have put it in its class): it represents a new class, and each image `s(k)` is
     // taken back to it by `s^-1`.
-    let inverse: Vec<usize> = kept
-        .iter()
-        .map(|(p, _)| {
-            let q = p.inverse();
-            kept.iter().position(|(x, _)| *x == q).unwrap_or(0)
-        })
-        .collect();
     const NONE: u32 = u32::MAX;
     let mut key_class = BigU32::new_max(key_size as usize);
     let (mut reps, mut stab) = (Vec::new(), Vec::new());
@@ -469,19 +441,20 @@ pub(super) mod tests {
     use crate::testsupport::cube3;
     use puz_core::Control;
 
-    /// The 3x3x3 (with its rotations) in htm, and its symmetries as conjugation maps.
-    pub(crate) fn rotations() -> (Model, Vec<(Perm, CellMap)>) {
-        let (model, conj, _) = rotations_htm();
+    /// The 3x3x3 (with its rotations) in htm, and its 48 symmetries (rotations and
+    /// reflections) as conjugation maps.
+    pub(crate) fn cube_symmetries() -> (Model, Vec<(Perm, CellMap)>) {
+        let (model, conj, _) = cube_symmetries_htm();
         (model, conj)
     }
 
     /// The same, with the htm letters' actions.
-    pub(crate) fn rotations_htm() -> (Model, Vec<(Perm, CellMap)>, Vec<crate::model::Action>) {
+    pub(crate) fn cube_symmetries_htm() -> (Model, Vec<(Perm, CellMap)>, Vec<crate::model::Action>) {
         let c3 = cube3();
         let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"], &Control::default()).unwrap();
         let model = Model::new(&c3).unwrap();
         let sym = Symmetries::new(&c3, &htm, &Canon::new(&htm));
-        let conj = conjugations(&model, &sym.generators);
+        let conj = conjugations(&model, &sym.all);
         let actions = crate::testsupport::actions_of(&model, &htm);
         (model, conj, actions)
     }
@@ -490,7 +463,7 @@ pub(super) mod tests {
     fn a_cancelled_reduction_leaves_the_table_whole() {
         // Ctrl-C while the classes are formed: the table stays whole (and nothing is
         // remembered for the next call, which reduces it).
-        let (model, conj) = rotations();
+        let (model, conj) = cube_symmetries();
         let c = Coords::new(
             &model,
             vec![Part::Set {
@@ -509,11 +482,12 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn the_slice_tables_keep_the_eight_symmetries_of_their_axis() {
-        // The UD slice with the edge flips (Kociemba's flip-slice): of the 24 rotations,
-        // the 8 that keep the UD axis carry it; 1,013,760 keys in 8 classes or fewer each.
-        let (model, conj) = rotations();
-        assert_eq!(conj.len(), 24);
+    fn the_slice_tables_keep_the_sixteen_symmetries_of_their_axis() {
+        // The UD slice with the edge flips (Kociemba's flip-slice): of the 24 rotations
+        // and 24 reflections, the 16 that keep the UD axis carry it; 1,013,760 keys in
+        // classes of 16 or fewer each.
+        let (model, conj) = cube_symmetries();
+        assert_eq!(conj.len(), 48);
         let c = Coords::new(
             &model,
             vec![
@@ -528,9 +502,10 @@ pub(super) mod tests {
         .unwrap();
         let r = reduce(&model, c, &conj, u64::MAX, None);
         let red = r.sym.clone().unwrap();
-        assert_eq!(red.syms, 8);
+        assert_eq!(red.syms, 16);
         assert_eq!(red.rest_size, 2187);
-        assert!(red.classes * 8 >= 1_013_760 && red.classes < 1_013_760 / 7);
+        // Kociemba's 64,430 flip-slice classes.
+        assert_eq!(red.classes, 64_430);
         assert_eq!(r.size, red.classes * 2187);
     }
 }
