@@ -265,7 +265,10 @@ impl Model {
             let t = o.twist as usize;
             let span = o.offset..o.offset + o.size * t;
             // (location, point of it) of a point of the orbit.
-            let loc = |p: usize| span.contains(&p).then(|| ((p - o.offset) / t, (p - o.offset) % t));
+            let loc = |p: usize| {
+                span.contains(&p)
+                    .then(|| ((p - o.offset) / t, (p - o.offset) % t))
+            };
             let mut to = vec![0usize; o.size];
             for (l, to) in to.iter_mut().enumerate() {
                 *to = loc(c.image(o.offset + l * t))?.0;
@@ -315,7 +318,8 @@ impl Model {
         self.orbits.iter().all(|o| {
             let cells = (o.size * o.twist as usize).min(256);
             (o.start..o.start + o.size).all(|l| {
-                a.src[l] == b.src[l] && a.map[l * 256..l * 256 + cells] == b.map[l * 256..l * 256 + cells]
+                a.src[l] == b.src[l]
+                    && a.map[l * 256..l * 256 + cells] == b.map[l * 256..l * 256 + cells]
             })
         })
     }
@@ -560,7 +564,10 @@ mod tests {
         // Products and inverses as maps.
         let (a, b) = (&sym.all[5], &sym.all[30]);
         let (ma, mb) = (m.conjugation_by(a).unwrap(), m.conjugation_by(b).unwrap());
-        assert!(m.same_map(&m.then_map(&ma, &mb), &m.conjugation_by(&a.then(b)).unwrap()));
+        assert!(m.same_map(
+            &m.then_map(&ma, &mb),
+            &m.conjugation_by(&a.then(b)).unwrap()
+        ));
         let id = m.conjugation_by(&c3.identity()).unwrap();
         let ainv = m.conjugation_by(&a.inverse()).unwrap();
         assert!(m.same_map(&m.then_map(&ma, &ainv), &id));

@@ -126,6 +126,21 @@ pub(super) fn load(path: &Path, size: u64, map: bool) -> Option<BigBuf> {
     Some(table)
 }
 
+/// The bytes of a file [`store`] wrote, whatever their number (`None` when the file is
+/// missing, foreign or not whole).
+pub(super) fn load_bytes(path: &Path) -> Option<Vec<u8>> {
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut head = [0u8; 16];
+    f.read_exact(&mut head).ok()?;
+    let size = u64::from_le_bytes(head[8..].try_into().ok()?);
+    if &head[..8] != MAGIC || f.metadata().ok()?.len() != FILE_HEADER + size {
+        return None;
+    }
+    let mut bytes = vec![0u8; usize::try_from(size).ok()?];
+    f.read_exact(&mut bytes).ok()?;
+    Some(bytes)
+}
+
 /// Writes a table to `path` whole or not at all: to a temporary name first, renamed when
 /// complete, removed when the write fails or `ctl` is cancelled.
 pub(super) fn store(path: &Path, table: &[u8], ctl: &Control) -> std::io::Result<()> {

@@ -27,6 +27,7 @@ use super::symmetric::reduce;
 use super::{Coords, Part, Pattern, Shape};
 use crate::model::{Action, CellMap, Model};
 use puz_core::{Control, Perm};
+use std::path::Path;
 
 /// At most this many tables in all (every node looks each one up, twice with the inverse).
 const MAX_TABLES: usize = 12;
@@ -40,17 +41,19 @@ pub fn choose_patterns(
     budget: u64,
     conj: &[(Perm, CellMap)],
 ) -> Vec<Shape> {
-    choose_patterns_until(model, actions, budget, conj, None)
+    choose_patterns_until(model, actions, budget, conj, None, None)
 }
 
 /// [`choose_patterns`], the forming of a reduced table's classes given up (the table left
-/// whole, so too large) when `ctl` is cancelled.
+/// whole, so too large) when `ctl` is cancelled, and the classes read from and saved to
+/// the cache folder `dir`.
 pub fn choose_patterns_until(
     model: &Model,
     actions: &[Action],
     budget: u64,
     conj: &[(Perm, CellMap)],
     ctl: Option<&Control>,
+    dir: Option<&Path>,
 ) -> Vec<Shape> {
     let pieces = |budget, further| {
         choose_pieces(model, actions, budget, further)
@@ -81,7 +84,7 @@ pub fn choose_patterns_until(
     let Some(c) = [places, set]
         .into_iter()
         .flatten()
-        .map(|c| reduce(model, c, conj, budget.saturating_mul(2), ctl))
+        .map(|c| reduce(model, c, conj, budget.saturating_mul(2), ctl, dir))
         .find(|c| fits(c))
     else {
         return pieces(budget, true).collect();

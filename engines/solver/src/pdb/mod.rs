@@ -33,6 +33,7 @@ mod flip;
 mod locator;
 mod pattern;
 mod sweep;
+mod sym_cache;
 mod sym_fill;
 mod sym_key;
 pub mod symmetric;
@@ -212,7 +213,7 @@ pub fn plan(
     cache: Option<&Path>,
     ctl: &Control,
 ) -> Vec<Planned> {
-    choice::choose_patterns_until(model, actions, budget, conj, Some(ctl))
+    choice::choose_patterns_until(model, actions, budget, conj, Some(ctl), cache)
         .into_iter()
         .map(|shape| {
             let file = cache.map(|d| d.join(file_name(puzzle_key, actions, cost, &shape)));

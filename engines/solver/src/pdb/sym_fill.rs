@@ -316,7 +316,7 @@ mod tests {
         let metric = m;
         let actions = crate::testsupport::actions_of(&model, &metric);
         let whole = Coords::new(&model, parts).unwrap();
-        let reduced = reduce(&model, whole.clone(), &conj, u64::MAX, None);
+        let reduced = reduce(&model, whole.clone(), &conj, u64::MAX, None, None);
         let red = reduced.sym.clone().expect("reduced");
         assert!(reduced.size < whole.size);
         let meter = Meter::new(&ctl, String::new(), 0, whole.size);

@@ -23,10 +23,12 @@
 //! ([`super::sym_fill`]) sets them together.
 
 use super::coords::{Coords, Part, MAX_PARTS};
+use super::sym_cache;
 use super::sym_key::KeyMaps;
 use crate::bigbuf::BigU32;
 use crate::model::{CellMap, Model};
 use puz_core::{Control, Perm};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 /// At most this many symmetries are kept (a stabiliser is a bit mask; an index's symmetry
@@ -266,13 +268,15 @@ fn recipe(model: &Model, c: &Coords, maps: &[&CellMap]) -> u64 {
 /// module header), or `c` unchanged when fewer than two do, when it has no set or a part
 /// beside the key that is no orientation, when its key is too large, or when the reduced
 /// table would have more than `max_entries` entries (without forming its classes: there
-/// are at least `keys / symmetries` of them).
+/// are at least `keys / symmetries` of them). The classes are read from the cache folder
+/// `dir` when it holds them, and saved there once formed.
 pub fn reduce(
     model: &Model,
     c: Coords,
     conj: &[(Perm, CellMap)],
     max_entries: u64,
     ctl: Option<&Control>,
+    dir: Option<&Path>,
 ) -> Coords {
     let sets: Vec<(usize, &[u8])> = c
         .parts
@@ -377,39 +381,38 @@ pub fn reduce(
             }
         }
     }
-    // Each key not yet in a class is the smallest of its orbit (a smaller member would
-    // have put it in its class): it represents a new class, and each image `s(k)` is
-    // taken back to it by `s^-1`.
-    const NONE: u32 = u32::MAX;
-    let mut key_class = BigU32::new_max(key_size as usize);
-    let (mut reps, mut stab) = (Vec::new(), Vec::new());
-    for k in 0..key_size {
-        if k % (1 << 16) == 0 && ctl.is_some_and(|c| c.cancelled()) {
-            // Given up: the table stays whole (too large to be chosen).
-            return c;
-        }
-        if key_class[k as usize] != NONE {
-            continue;
-        }
-        let cls = reps.len() as u32;
-        reps.push(k as u32);
-        key_class[k as usize] = cls << 6;
-        let mut mask = 0u64;
-        for (s, &back) in inverse.iter().enumerate().skip(1) {
-            let j = fast.image(k, s);
-            if j == k {
-                mask |= 1 << s;
-            } else if key_class[j as usize] == NONE {
-                key_class[j as usize] = cls << 6 | back as u32;
+    let what = format!("{key_size} values of orbit {set_orbit}'s parts");
+    let file = dir.map(|d| sym_cache::file(d, hash));
+    let classes = match file
+        .as_deref()
+        .and_then(|f| sym_cache::load(f, key_size, syms))
+    {
+        Some(classes) => classes,
+        None => {
+            let Some(classes) = form_classes(key_size, &fast, &inverse, ctl) else {
+                // Given up: the table stays whole (too large to be chosen).
+                return c;
+            };
+            if let (Some(f), Some(ctl)) = (&file, ctl) {
+                let what = format!(
+                    "classes of a table reduced by {syms} symmetries: {what}, {} classes",
+                    classes.reps.len()
+                );
+                sym_cache::save(f, &classes, &what, ctl);
             }
+            classes
         }
-        stab.push(mask);
-    }
+    };
+    let sym_cache::Classes {
+        key_class,
+        reps,
+        stab,
+    } = classes;
     let red = Reduction {
         recipe: hash,
         syms,
         classes: reps.len() as u64,
-        key_what: format!("{key_size} values of orbit {set_orbit}'s parts"),
+        key_what: what,
         rest_size,
         key_parts,
         key_weights,
@@ -432,6 +435,48 @@ pub fn reduce(
     c.with_reduction(red)
 }
 
+/// Each key's class and a symmetry taking it to the representative, and each class's
+/// representative and stabiliser; `None` when `ctl` is cancelled.
+fn form_classes(
+    key_size: u64,
+    fast: &KeyMaps,
+    inverse: &[usize],
+    ctl: Option<&Control>,
+) -> Option<sym_cache::Classes> {
+    // Each key not yet in a class is the smallest of its orbit (a smaller member would
+    // have put it in its class): it represents a new class, and each image `s(k)` is
+    // taken back to it by `s^-1`.
+    const NONE: u32 = u32::MAX;
+    let mut key_class = BigU32::new_max(key_size as usize);
+    let (mut reps, mut stab) = (Vec::new(), Vec::new());
+    for k in 0..key_size {
+        if k % (1 << 16) == 0 && ctl.is_some_and(|c| c.cancelled()) {
+            return None;
+        }
+        if key_class[k as usize] != NONE {
+            continue;
+        }
+        let cls = reps.len() as u32;
+        reps.push(k as u32);
+        key_class[k as usize] = cls << 6;
+        let mut mask = 0u64;
+        for (s, &back) in inverse.iter().enumerate().skip(1) {
+            let j = fast.image(k, s);
+            if j == k {
+                mask |= 1 << s;
+            } else if key_class[j as usize] == NONE {
+                key_class[j as usize] = cls << 6 | back as u32;
+            }
+        }
+        stab.push(mask);
+    }
+    Some(sym_cache::Classes {
+        key_class,
+        reps,
+        stab,
+    })
+}
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
@@ -449,7 +494,8 @@ pub(super) mod tests {
     }
 
     /// The same, with the htm letters' actions.
-    pub(crate) fn cube_symmetries_htm() -> (Model, Vec<(Perm, CellMap)>, Vec<crate::model::Action>) {
+    pub(crate) fn cube_symmetries_htm() -> (Model, Vec<(Perm, CellMap)>, Vec<crate::model::Action>)
+    {
         let c3 = cube3();
         let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"], &Control::default()).unwrap();
         let model = Model::new(&c3).unwrap();
@@ -474,10 +520,10 @@ pub(super) mod tests {
         .unwrap();
         let ctl = Control::default();
         ctl.flag().store(true, std::sync::atomic::Ordering::Relaxed);
-        let r = reduce(&model, c.clone(), &conj, u64::MAX, Some(&ctl));
+        let r = reduce(&model, c.clone(), &conj, u64::MAX, Some(&ctl), None);
         assert!(r.sym.is_none());
         assert_eq!(r.size, c.size);
-        let r = reduce(&model, c, &conj, u64::MAX, None);
+        let r = reduce(&model, c, &conj, u64::MAX, None, None);
         assert!(r.sym.is_some());
     }
 
@@ -500,7 +546,7 @@ pub(super) mod tests {
             ],
         )
         .unwrap();
-        let r = reduce(&model, c, &conj, u64::MAX, None);
+        let r = reduce(&model, c, &conj, u64::MAX, None, None);
         let red = r.sym.clone().unwrap();
         assert_eq!(red.syms, 16);
         assert_eq!(red.rest_size, 2187);
