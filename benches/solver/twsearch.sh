@@ -6,6 +6,7 @@
 #
 #   benches/solver/twsearch.sh                     # 1 GiB, 3 positions of 16 random moves
 #   MEM_MIB=4096 N=5 MOVES=18 benches/solver/twsearch.sh
+#   STATES=1 MEM_MIB=4096 N=2 TIMEOUT=600 benches/solver/twsearch.sh   # uniformly random states
 #
 # twsearch fills its (hashed, 2-bit) table lazily, deeper as a search needs it; its build
 # time below is the sum of its "Filling depth" lines over the whole run. puz builds its
@@ -30,10 +31,18 @@ B=$CARGO_TARGET_DIR/release/puz-solver-bench
 
 now() { date +%s.%N; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-echo "# $(uname -m), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), threads $THREADS, memory $MEM_MIB MiB, $N positions of $MOVES random htm moves (seed $SEED)"
+what="$N positions of $MOVES random htm moves"
+[ "${STATES:-0}" = 1 ] && what="$N uniformly random states"
+echo "# $(uname -m), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), threads $THREADS, memory $MEM_MIB MiB, $what (seed $SEED)"
 echo "# twsearch $(git -C "$TWSEARCH_GIT" rev-parse --short HEAD 2>/dev/null || echo '(source from TWSEARCH_SRC)')"
 
-"$B" scrambles "$N" "$SEED" "$MOVES" > "$WORK/scrambles.txt"
+if [ "${STATES:-0}" = 1 ]; then
+  # Uniformly random states (those of `puz-solver-bench random htm N SEED`), each as a
+  # sequence that makes it.
+  "$B" states "$N" "$SEED" > "$WORK/scrambles.txt"
+else
+  "$B" scrambles "$N" "$SEED" "$MOVES" > "$WORK/scrambles.txt"
+fi
 cat "$WORK/scrambles.txt"
 
 # puz: tables built into an empty cache folder, then the positions solved.

@@ -299,6 +299,40 @@ fn main() {
                 println!("{}", out.join(" "));
             }
         }
+        "states" => {
+            // states <n> <seed>: the uniformly random 3x3x3 states of `random htm <n> <seed>`,
+            // each as a move sequence that makes it (the inverse of its Schreier-Sims word):
+            // input for other solvers, which take sequences.
+            let p = cube3();
+            let m = metric(&p, "htm");
+            let n: usize = arg(2).parse().expect("a number of positions");
+            let mut rng = rand::rngs::StdRng::seed_from_u64(arg(3).parse().expect("a seed"));
+            let gens: Vec<u32> = (0..m.len() as u32).collect();
+            let g = Group::new(
+                p.degree(),
+                &m.alphabet,
+                &gens,
+                &ChainOptions::default(),
+                &ctl(),
+            )
+            .unwrap();
+            for _ in 0..n {
+                let pos = g.random(&mut rng);
+                let w = g.sift(&pos).expect("an element of the group");
+                let text: Vec<String> = w
+                    .iter()
+                    .rev()
+                    .flat_map(|&l| m.spelling[l as usize].iter().rev())
+                    .map(|&(mi, k)| {
+                        let k = (-k).rem_euclid(4);
+                        format!("{}{}", p.moves[mi].name, ["", "", "2", "'"][k as usize])
+                    })
+                    .collect();
+                let line = text.join(" ");
+                assert_eq!(seq(&p, &line), pos, "the sequence makes the state");
+                println!("{line}");
+            }
+        }
         "optimal" => {
             // optimal <metric> <file of scrambles> [table MiB]
             let p = cube3();
@@ -504,6 +538,8 @@ fn main() {
             }
         }
         "lookups" => lookups(arg(2).parse().unwrap_or(3)),
-        _ => eprintln!("usage: bench kpuzzle|gods|depth|scrambles|optimal|superflip|lookups ..."),
+        _ => eprintln!(
+            "usage: bench kpuzzle|gods|depth|scrambles|states|optimal|superflip|lookups ..."
+        ),
     }
 }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Optimal solving beyond the 3x3x3: uniformly random positions (seeded) of other puzzles
+# and subgroups, solved and proved optimal by `puz` in one batch each, tables built first
+# into an empty cache folder. Each batch prints the lengths, how many were proved and
+# re-checked; the line after it is the wall time and peak memory of the whole run.
+#
+#   benches/solver/puzzles.sh             # every row
+#   ONLY=megaminx benches/solver/puzzles.sh
+#   LIMIT=600 benches/solver/puzzles.sh   # seconds allowed a row
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+cargo build --release -q
+PUZ=$ROOT/target/release/puz
+LIMIT=${LIMIT:-900}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+row() {
+  local name=$1 script=$2
+  if [ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ]; then return; fi
+  echo "### $name"
+  echo "$script"
+  mkdir -p "$WORK/$name"
+  if ! /usr/bin/time -f "%e s wall, %M KB peak" -o "$WORK/time" \
+      timeout "$LIMIT" "$PUZ" --cache "$WORK/$name" -e "$script" > "$WORK/out" 2> "$WORK/err"; then
+    echo "(stopped after $LIMIT s, or failed: $(tail -n 1 "$WORK/err" | tr '\r' '\n' | tail -n 1))"
+  fi
+  grep -E "^batch|^mean|^maximum|^proved|^  +[0-9]+ +[0-9]+$" "$WORK/out" || true
+  cat "$WORK/time"
+  echo
+}
+
+echo "# $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), puz $(git rev-parse --short HEAD)"
+row skewb 'use skewb; batch(random(group, count: 100, seed: 1), optimal)'
+row pyraminx 'use pyraminx; batch(random(group, count: 100, seed: 1), optimal)'
+row cube2_all_faces 'use cube2; batch(random(<U, D, R, L, F, B>, count: 100, seed: 1), optimal)'
+row megaminx 'use megaminx; metric m = {U, U2, U2'"'"', U'"'"', R, R2, R2'"'"', R'"'"'}; batch(random(<U, R>, count: 5, seed: 1), optimal, metric: m)'
+row cube4_half_turns 'use cube4; metric h = {U2, D2, R2, L2, F2, B2, u2, d2, r2, l2, f2, b2}; batch(random(<U2, D2, R2, L2, F2, B2, u2, d2, r2, l2, f2, b2>, count: 2, seed: 1), optimal, metric: h)'
