@@ -253,7 +253,7 @@ impl Model {
 
     /// Conjugation `s -> c^-1 s c` by a permutation `c` of the points that sends each
     /// location's points onto one location of the same orbit: a reflection too, which is
-    /// no position (so [`Model::conjugation`] cannot take it). `None` for other `c`.
+    /// no position. `None` for other `c`.
     pub fn conjugation_by(&self, c: &Perm) -> Option<CellMap> {
         if c.degree() != self.degree {
             return None;
@@ -322,28 +322,6 @@ impl Model {
                     && a.map[l * 256..l * 256 + cells] == b.map[l * 256..l * 256 + cells]
             })
         })
-    }
-
-    /// Conjugation `s -> c^-1 s c` as one pass (`cinv` the state of `c^-1`, `c` its action).
-    pub fn conjugation(&self, cinv: &[u8], c: &Action) -> CellMap {
-        let mut map = vec![0u8; self.n * 256];
-        for o in &self.orbits {
-            let t = o.twist;
-            for b in o.start..o.start + o.size {
-                for cell in 0..(o.size * t as usize).min(256) {
-                    let cell = cell as u8;
-                    // c^-1 then the cell's move: compose(cinv, [cell]).
-                    let src = o.start + (cell / t) as usize;
-                    let g = self.bump[table(t, cell % t) * 256 + cinv[src] as usize];
-                    // then c, at location b.
-                    map[b * 256 + cell as usize] = self.bump[c.off[b] as usize + g as usize];
-                }
-            }
-        }
-        CellMap {
-            src: c.src.clone(),
-            map,
-        }
     }
 
     /// Packs a state exactly into a `u128` (needs `code_bits() <= 128`).
@@ -547,8 +525,14 @@ mod tests {
             let map = m.conjugation_by(c).unwrap();
             match m.state_of(&c.inverse()) {
                 Some(cinv) => {
-                    let old = m.conjugation(&cinv, &m.action(c).unwrap());
-                    assert!(m.same_map(&map, &old));
+                    // A rotation's map: c^-1 from its state, then the position, then c.
+                    let ca = m.action(c).unwrap();
+                    let s = m.state_of(&random_position(&c3, &[3, 7, 11, 2])).unwrap();
+                    let (mut a, mut b, mut want) = (vec![0; m.n], vec![0; m.n], vec![0; m.n]);
+                    m.compose(&cinv, &s, &mut a);
+                    m.apply(&ca, &a, &mut want);
+                    map.apply(&s, &mut b);
+                    assert_eq!(b, want);
                 }
                 None => reflections += 1,
             }

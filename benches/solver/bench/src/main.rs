@@ -207,6 +207,19 @@ fn ctl() -> Control {
 
 /// Which solution the `optimal` command asks for: `PUZ_WANTED=first` for the first one any
 /// thread finds (as twips does), else the reproducible earliest task's.
+/// The group of a metric's letters (for uniformly random states, and their words).
+fn letter_group(p: &Puzzle, m: &Metric) -> Group {
+    let gens: Vec<u32> = (0..m.len() as u32).collect();
+    Group::new(
+        p.degree(),
+        &m.alphabet,
+        &gens,
+        &ChainOptions::default(),
+        &ctl(),
+    )
+    .unwrap()
+}
+
 fn wanted() -> Wanted {
     match std::env::var("PUZ_WANTED").as_deref() {
         Ok("first") => Wanted::First,
@@ -307,15 +320,7 @@ fn main() {
             let m = metric(&p, "htm");
             let n: usize = arg(2).parse().expect("a number of positions");
             let mut rng = rand::rngs::StdRng::seed_from_u64(arg(3).parse().expect("a seed"));
-            let gens: Vec<u32> = (0..m.len() as u32).collect();
-            let g = Group::new(
-                p.degree(),
-                &m.alphabet,
-                &gens,
-                &ChainOptions::default(),
-                &ctl(),
-            )
-            .unwrap();
+            let g = letter_group(&p, &m);
             for _ in 0..n {
                 let pos = g.random(&mut rng);
                 let w = g.sift(&pos).expect("an element of the group");
@@ -424,15 +429,7 @@ fn main() {
                 opts.conjugates = c.expect("PUZ_CONJUGATES: a number");
             }
             let limit: Option<f64> = std::env::var("PUZ_LIMIT").ok().map(|v| v.parse().unwrap());
-            let gens: Vec<u32> = (0..m.len() as u32).collect();
-            let g = Group::new(
-                p.degree(),
-                &m.alphabet,
-                &gens,
-                &ChainOptions::default(),
-                &ctl(),
-            )
-            .unwrap();
+            let g = letter_group(&p, &m);
             let positions: Vec<Perm> = (0..n).map(|_| g.random(&mut rng)).collect();
             let t0 = Instant::now();
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();

@@ -68,7 +68,8 @@ pub(super) fn axes(model: &Model, generators: &[(String, Perm)], shapes: &[Shape
         let (name, c) = group[i].clone();
         i += 1;
         if i > 1 {
-            let (Some(cinv), Some(ca)) = (model.state_of(&c.inverse()), model.action(&c)) else {
+            let (Some(cinv), Some(map)) = (model.state_of(&c.inverse()), model.conjugation_by(&c))
+            else {
                 continue;
             };
             let (mut tables, mut reads) = (Vec::new(), Vec::new());
@@ -82,7 +83,7 @@ pub(super) fn axes(model: &Model, generators: &[(String, Perm)], shapes: &[Shape
             if !tables.is_empty() {
                 out.push(Axis {
                     name: name.trim().to_string(),
-                    map: model.conjugation(&cinv, &ca),
+                    map,
                     tables,
                     reads,
                 });

@@ -300,11 +300,11 @@ impl Solver {
             .any(|p| matches!(p.shape, Shape::Coords(_)));
         let piece_conjugates = if several { 0 } else { opts.conjugates };
         for (name, c) in symmetries.generators.iter().take(piece_conjugates) {
-            let (Some(cinv), Some(ca)) = (model.state_of(&c.inverse()), model.action(c)) else {
+            let Some(map) = model.conjugation_by(c) else {
                 continue;
             };
             names.push(name.clone());
-            conjugators.push(model.conjugation(&cinv, &ca));
+            conjugators.push(map);
         }
         if !names.is_empty() {
             heuristic.report.push(format!(

@@ -228,7 +228,7 @@ fn conjugates_are_exact() {
         model.apply(&c, &a, &mut b);
         let q = m.perm.inverse().then(&p).then(&m.perm);
         assert_eq!(b, model.state_of(&q).unwrap());
-        model.conjugation(&cinv, &c).apply(&s, &mut a);
+        model.conjugation_by(&m.perm).unwrap().apply(&s, &mut a);
         assert_eq!(a, b);
     }
     let mut without = Solver::new(&c3, &atm, &opts(4 << 20), &ctl).unwrap();
