@@ -26,6 +26,31 @@ pub(super) fn get(t: &[AtomicU8], i: u64) -> u8 {
     (t[(i >> 1) as usize].load(Relaxed) >> ((i & 1) * 4)) & 15
 }
 
+/// Asks for the cache lines of entries `lo..lo + n` ahead of their use: a fill's next
+/// reads scatter over a few blocks it can name before it reads any of them, and left to
+/// themselves the reads would wait for the memory one after another.
+#[inline]
+pub(super) fn prefetch_entries(t: &[AtomicU8], lo: u64, n: u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let (a, b) = (
+            (lo >> 1) as usize,
+            ((lo + n + 1) >> 1).min(t.len() as u64) as usize,
+        );
+        let mut i = a & !63;
+        while i < b {
+            // SAFETY: prefetching never faults, and `i` is inside the table.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(t.as_ptr().add(i) as *const i8);
+            }
+            i += 64;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (t, lo, n);
+}
+
 /// Sets entry `i`, which was 15 (or is being set to `v` by another thread), to `v`;
 /// true when this call changed it.
 #[inline(always)]

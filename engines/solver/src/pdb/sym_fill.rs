@@ -6,7 +6,7 @@
 //! entries its class's stabiliser makes of it (they hold the same tuples' class, see
 //! `symmetric.rs`); a pulled entry is reached by itself, as each of those is.
 
-use super::coord_fill::{backward, get, levels, set};
+use super::coord_fill::{backward, get, levels, prefetch_entries, set};
 use super::coords::{Coords, MAX_PARTS};
 use super::fill::Meter;
 use super::symmetric::Reduction;
@@ -116,10 +116,88 @@ impl Fill<'_> {
         n
     }
 
+    /// Per letter, where `moves` send the representative of `class` (see [`Target`]).
+    fn targets(&self, class: u64, moves: &[Vec<u32>], to: &mut [Target]) {
+        let red = self.red;
+        let (key_parts, _) = red.split();
+        let l_n = self.letters;
+        let mut v = [0u32; MAX_PARTS];
+        red.key_values(red.rep(class).0, &mut v);
+        for (l, target) in to.iter_mut().enumerate() {
+            let mut w = v;
+            for &p in key_parts {
+                w[p] = moves[p][v[p] as usize * l_n + l];
+            }
+            let (c2, s2) = red.class_of(red.key_of(&w));
+            *target = Target {
+                base: c2 * red.rest_size,
+                sym: s2,
+                stab: red.rep(c2).1,
+            };
+        }
+    }
+
+    /// Asks for the lines the entries `list` of a class lead to: whole blocks when the
+    /// list is long, else each target line alone.
+    fn prefetch_targets(&self, lv: &Level, list: &[u32], to: &[Target]) {
+        let rest = self.red.rest_size;
+        if list.len() as u64 * 16 >= rest {
+            for target in to {
+                prefetch_entries(lv.t, target.base, rest);
+            }
+            return;
+        }
+        for (l, target) in to.iter().enumerate() {
+            for &r in list {
+                let r2 = self.rest_to(lv.moves, lv.next, l, target.sym, r as u64);
+                prefetch_entries(lv.t, target.base + r2, 1);
+            }
+        }
+    }
+
+    /// The row of [`Fill::next`] for letter `l` and symmetry `sym`, when tabulated.
+    #[inline(always)]
+    fn row<'b>(&self, lv: &Level<'b>, l: usize, sym: usize) -> Option<&'b [u32]> {
+        let rest = self.red.rest_size as usize;
+        lv.next
+            .map(|nx| &nx[(l * self.red.syms + sym) * rest..][..rest])
+    }
+
+    /// Where letter `l` (`moves`, `next` as in [`Fill::level`]) sends rest value `r`,
+    /// carried by `sym`.
+    #[inline(always)]
+    fn rest_to(
+        &self,
+        moves: &[Vec<u32>],
+        next: Option<&Vec<u32>>,
+        l: usize,
+        sym: usize,
+        r: u64,
+    ) -> u64 {
+        let red = self.red;
+        match next {
+            Some(nx) => nx[(l * red.syms + sym) * red.rest_size as usize + r as usize] as u64,
+            None => {
+                let mut v = [0u32; MAX_PARTS];
+                red.rest_values(r, &mut v);
+                let mut w = v;
+                for &p in red.split().1 {
+                    w[p] = moves[p][v[p] as usize * self.letters + l];
+                }
+                red.conj_rest_values(&w, sym)
+            }
+        }
+    }
+
     /// One level from distance `d` over the classes `lo..hi`: the entries set to `d + 1`.
     /// Pushed, only the classes `at` (those holding entries at `d`); pulled, only those
     /// `open` (which may hold unreached entries; a class found without any is removed).
     /// Every class given an entry is added to `reached`.
+    ///
+    /// A class's entries to work on are listed first, and its targets' blocks asked for,
+    /// one class ahead of the work on them: the work then finds them in the cache. The
+    /// work goes letter by letter over the list, so the reads of one letter wait on no
+    /// outcome of another read.
     #[allow(clippy::too_many_arguments)]
     fn level(
         &self,
@@ -131,91 +209,182 @@ impl Fill<'_> {
         (at, open, reached): (&Marks, &Marks, &Marks),
     ) -> u64 {
         let red = self.red;
-        let (key_parts, rest_parts) = red.split();
-        let l_n = self.letters;
         let moves = if pull { &self.back } else { &self.fwd };
-        let next = self.next.as_ref().map(|n| &n[pull as usize]);
-        let syms = red.syms;
-        let unit = cost.iter().all(|&c| c == 1);
         let rest = red.rest_size;
-        let mut to = vec![Target::default(); l_n];
-        let mut v = [0u32; MAX_PARTS];
+        let mut to = [
+            vec![Target::default(); self.letters],
+            vec![Target::default(); self.letters],
+        ];
+        let mut lists = [vec![0u32; rest as usize], vec![0u32; rest as usize]];
+        let mut hits = vec![0u32; rest as usize];
+        let lv = Level {
+            t,
+            d,
+            cost,
+            unit: cost.iter().all(|&c| c == 1),
+            moves,
+            next: self.next.as_ref().map(|n| &n[pull as usize]),
+        };
         let mut n = 0u64;
-        for class in lo..hi {
-            if !(if pull { open.has(class) } else { at.has(class) }) {
-                continue;
-            }
-            let base = class * rest;
-            let mut ready = false;
-            let (mut unreached, mut got) = (0u64, 0u64);
-            for r in 0..rest {
-                let x = get(t, base + r);
-                if x != if pull { 15 } else { d } {
-                    continue;
+        // The class listed one step before: (class, entries listed, its buffers).
+        let mut ahead: Option<(u64, usize, usize)> = None;
+        for class in lo..=hi {
+            let b = match ahead {
+                Some((_, _, 0)) => 1,
+                _ => 0,
+            };
+            let mut listed = None;
+            if class < hi && (if pull { open.has(class) } else { at.has(class) }) {
+                let (base, list) = (class * rest, &mut lists[b]);
+                let want = if pull { 15 } else { d };
+                let mut len = 0;
+                for r in 0..rest {
+                    list[len] = r as u32;
+                    len += (get(t, base + r) == want) as usize;
                 }
-                unreached += 1;
-                if !ready {
-                    ready = true;
-                    red.key_values(red.rep(class).0, &mut v);
-                    for (l, target) in to.iter_mut().enumerate() {
-                        let mut w = v;
-                        for &p in key_parts {
-                            w[p] = moves[p][v[p] as usize * l_n + l];
-                        }
-                        let (c2, s2) = red.class_of(red.key_of(&w));
-                        *target = Target {
-                            base: c2 * rest,
-                            sym: s2,
-                            stab: red.rep(c2).1,
-                        };
-                    }
-                }
-                if next.is_none() {
-                    red.rest_values(r, &mut v);
-                }
-                for (l, target) in to.iter().enumerate() {
-                    let r2 = match next {
-                        Some(nx) => nx[(l * syms + target.sym) * rest as usize + r as usize] as u64,
-                        None => {
-                            let mut w = v;
-                            for &p in rest_parts {
-                                w[p] = moves[p][v[p] as usize * l_n + l];
-                            }
-                            red.conj_rest_values(&w, target.sym)
-                        }
-                    };
-                    if pull {
-                        let y = get(t, target.base + r2);
-                        let hit = if unit {
-                            y == d
-                        } else {
-                            y != 15 && y as u32 + cost[l] == d as u32 + 1
-                        };
-                        if hit {
-                            got += set(t, base + r, d + 1) as u64;
-                            break;
-                        }
-                    } else {
-                        let k = self.push(t, target, r2, d);
-                        if k > 0 {
-                            reached.add(target.base / rest);
-                        }
-                        n += k;
-                    }
-                }
-            }
-            if pull {
-                if got > 0 {
-                    reached.add(class);
-                }
-                if got == unreached {
+                if len > 0 {
+                    self.targets(class, moves, &mut to[b]);
+                    self.prefetch_targets(&lv, &list[..len], &to[b]);
+                    listed = Some((class, len, b));
+                } else if pull {
                     open.remove(class);
                 }
-                n += got;
             }
+            if let Some((c, len, b)) = ahead {
+                n += if pull {
+                    self.pull_class(
+                        &lv,
+                        c,
+                        &mut lists[b][..len],
+                        &to[b],
+                        &mut hits,
+                        (open, reached),
+                    )
+                } else {
+                    self.push_class(&lv, &lists[b][..len], &to[b], &mut hits, reached)
+                };
+            }
+            ahead = listed;
         }
         n
     }
+
+    /// Pushes the entries `list` of a class at `lv.d` to each letter's target: the
+    /// unreached entries they lead to are set to `d + 1` (with their stabiliser's).
+    fn push_class(
+        &self,
+        lv: &Level,
+        list: &[u32],
+        to: &[Target],
+        hits: &mut [u32],
+        reached: &Marks,
+    ) -> u64 {
+        let mut n = 0;
+        for (l, target) in to.iter().enumerate() {
+            let mut h = 0;
+            let mut unreached = |r2: u64| {
+                hits[h] = r2 as u32;
+                h += (get(lv.t, target.base + r2) == 15) as usize;
+            };
+            match self.row(lv, l, target.sym) {
+                Some(row) => list.iter().for_each(|&r| unreached(row[r as usize] as u64)),
+                None => list.iter().for_each(|&r| {
+                    unreached(self.rest_to(lv.moves, lv.next, l, target.sym, r as u64))
+                }),
+            }
+            let mut k = 0;
+            for &r2 in &hits[..h] {
+                k += self.push(lv.t, target, r2 as u64, lv.d);
+            }
+            if k > 0 {
+                reached.add(target.base / self.red.rest_size);
+            }
+            n += k;
+        }
+        n
+    }
+
+    /// Pulls the unreached entries `list` of `class`: each one some letter leads to from
+    /// an entry at `lv.d` (with unit costs; else from `d + 1 - cost`) is set to `d + 1`.
+    fn pull_class(
+        &self,
+        lv: &Level,
+        class: u64,
+        list: &mut [u32],
+        to: &[Target],
+        hits: &mut [u32],
+        (open, reached): (&Marks, &Marks),
+    ) -> u64 {
+        let (d, base) = (lv.d, class * self.red.rest_size);
+        let unreached = list.len() as u64;
+        let mut len = list.len();
+        let mut got = 0u64;
+        for (l, target) in to.iter().enumerate() {
+            if len == 0 {
+                break;
+            }
+            let c = lv.cost[l];
+            let (kept, h) = match self.row(lv, l, target.sym) {
+                Some(row) => sort(lv, c, target, &mut list[..len], hits, |r| {
+                    row[r as usize] as u64
+                }),
+                None => sort(lv, c, target, &mut list[..len], hits, |r| {
+                    self.rest_to(lv.moves, lv.next, l, target.sym, r as u64)
+                }),
+            };
+            for &r in &hits[..h] {
+                got += set(lv.t, base + r as u64, d + 1) as u64;
+            }
+            len = kept;
+        }
+        if got > 0 {
+            reached.add(class);
+        }
+        if got == unreached {
+            open.remove(class);
+        }
+        got
+    }
+}
+
+/// Sorts the unreached entries `list` of a class by whether the letter of cost `c` that
+/// sends each to `to(r)` in `target`'s block comes from a final entry at `lv.d + 1 - c`:
+/// those not are kept at the front of `list`, those are written to `hits`; how many of
+/// each.
+#[inline(always)]
+fn sort(
+    lv: &Level,
+    c: u32,
+    target: &Target,
+    list: &mut [u32],
+    hits: &mut [u32],
+    to: impl Fn(u32) -> u64,
+) -> (usize, usize) {
+    let (mut kept, mut h) = (0, 0);
+    for i in 0..list.len() {
+        let r = list[i];
+        let y = get(lv.t, target.base + to(r));
+        let hit = if lv.unit {
+            y == lv.d
+        } else {
+            y != 15 && y as u32 + c == lv.d as u32 + 1
+        };
+        list[kept] = r;
+        hits[h] = r;
+        kept += !hit as usize;
+        h += hit as usize;
+    }
+    (kept, h)
+}
+
+/// What every class of one level works with (see [`Fill::level`]).
+struct Level<'a> {
+    t: &'a [AtomicU8],
+    d: u8,
+    cost: &'a [u32],
+    unit: bool,
+    moves: &'a [Vec<u32>],
+    next: Option<&'a Vec<u32>>,
 }
 
 /// Fills the reduced table of `c` (two entries a byte) with the distances from the solved
