@@ -5,6 +5,11 @@
 //! the rest parts' move tables and carried by that symmetry. A pushed entry also sets the
 //! entries its class's stabiliser makes of it (they hold the same tuples' class, see
 //! `symmetric.rs`); a pulled entry is reached by itself, as each of those is.
+//!
+//! The fill waits on memory: a class's targets are other classes' blocks anywhere in the
+//! table. So a class's entries to work on are listed first and its targets' lines asked
+//! for one class ahead; then the list is worked letter by letter, without a branch on
+//! what a read found, so the reads of one letter are all in flight together.
 
 use super::coord_fill::{backward, get, levels, prefetch_entries, set};
 use super::coords::{Coords, MAX_PARTS};
