@@ -34,7 +34,6 @@ mod locator;
 mod pattern;
 mod sweep;
 mod sym_cache;
-mod sym_factor;
 mod sym_fill;
 mod sym_key;
 pub mod symmetric;

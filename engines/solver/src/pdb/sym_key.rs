@@ -112,16 +112,6 @@ impl KeyMaps {
         })
     }
 
-    /// The place value and size of the set or places part within the key.
-    pub fn places(&self) -> (u64, u64) {
-        (self.weight, self.size)
-    }
-
-    /// The locations the pieces of set or places value `v` occupy (bit per location).
-    pub fn mask(&self, v: u64) -> u64 {
-        self.mask[v as usize]
-    }
-
     /// The image of `key` by symmetry `s`.
     #[inline]
     pub fn image(&self, key: u64, s: usize) -> u64 {

@@ -24,7 +24,6 @@
 
 use super::coords::{Coords, Part, MAX_PARTS};
 use super::sym_cache;
-use super::sym_factor::Factored;
 use super::sym_key::KeyMaps;
 use crate::bigbuf::BigU32;
 use crate::model::{CellMap, Model};
@@ -65,9 +64,6 @@ pub struct Reduction {
     stab: Vec<u64>,
     /// Per rest part: `conj[v * syms + s]`, the value `v` carried by symmetry `s`.
     rest_conj: Vec<Vec<u32>>,
-    /// The key's classes from small tables, for the search's look-ups (see
-    /// [`super::sym_factor`]); `key_class` serves the fill.
-    fact: Option<Factored>,
 }
 
 impl std::fmt::Debug for Reduction {
@@ -84,10 +80,7 @@ impl Reduction {
     /// The entry of the tuple of part values `v`.
     #[inline]
     pub fn index(&self, v: &[u32]) -> u64 {
-        let (class, s) = match &self.fact {
-            Some(f) => f.class_of_values(v),
-            None => self.class_of(self.key_of(v)),
-        };
+        let (class, s) = self.class_of(self.key_of(v));
         class * self.rest_size + self.conj_rest_values(v, s)
     }
 
@@ -95,9 +88,6 @@ impl Reduction {
     /// classes of a large key are a large table).
     #[inline(always)]
     pub fn prefetch(&self, v: &[u32]) {
-        if let Some(f) = &self.fact {
-            return f.prefetch(v);
-        }
         let key = self.key_of(v) as usize;
         #[cfg(target_arch = "x86_64")]
         // SAFETY: prefetching never faults; the address is inside the table anyway.
@@ -107,12 +97,6 @@ impl Reduction {
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
-    }
-
-    /// The key's classes from small tables, when the key has them.
-    #[cfg(test)]
-    pub(super) fn factored(&self) -> Option<&Factored> {
-        self.fact.as_ref()
     }
 
     /// The key of a tuple of part values.
@@ -204,7 +188,6 @@ impl Reduction {
                 .iter()
                 .map(|c| 4 * c.len() as u64)
                 .sum::<u64>()
-            + self.fact.as_ref().map_or(0, |f| f.bytes())
     }
 }
 
@@ -425,14 +408,6 @@ pub fn reduce(
         reps,
         stab,
     } = classes;
-    let fact = Factored::new(
-        model,
-        (&key_parts, &key_weights),
-        &fast,
-        &maps,
-        &inverse,
-        &key_class,
-    );
     let red = Reduction {
         recipe: hash,
         syms,
@@ -445,7 +420,6 @@ pub fn reduce(
         rest_parts,
         rest_weights,
         rest_sizes,
-        fact,
         key_class,
         reps,
         stab,
