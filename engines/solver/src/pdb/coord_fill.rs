@@ -41,8 +41,8 @@ pub(super) fn prefetch_entries(t: &[AtomicU8], lo: u64, n: u64) {
         while i < b {
             // SAFETY: prefetching never faults, and `i` is inside the table.
             unsafe {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch::<_MM_HINT_T0>(t.as_ptr().add(i) as *const i8);
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
+                _mm_prefetch::<_MM_HINT_T1>(t.as_ptr().add(i) as *const i8);
             }
             i += 64;
         }
