@@ -205,8 +205,6 @@ fn ctl() -> Control {
         .with_progress(move |m| eprintln!("  .. {:8.2} s {m}", start.elapsed().as_secs_f64()))
 }
 
-/// Which solution the `optimal` command asks for: `PUZ_WANTED=first` for the first one any
-/// thread finds (as twips does), else the reproducible earliest task's.
 /// The group of a metric's letters (for uniformly random states, and their words).
 fn letter_group(p: &Puzzle, m: &Metric) -> Group {
     let gens: Vec<u32> = (0..m.len() as u32).collect();
@@ -220,10 +218,20 @@ fn letter_group(p: &Puzzle, m: &Metric) -> Group {
     .unwrap()
 }
 
+/// Which solution the `optimal` command asks for: `PUZ_WANTED=first` for the first one any
+/// thread finds (as twips does), else the reproducible earliest task's.
 fn wanted() -> Wanted {
     match std::env::var("PUZ_WANTED").as_deref() {
         Ok("first") => Wanted::First,
         _ => Wanted::Earliest,
+    }
+}
+
+/// The tables' folder from `PUZ_CACHE`; set and empty, none (tables built in memory,
+/// nothing read or written, as `twsearch --nowrite`).
+fn cache_from_env(opts: &mut OptimalOptions) {
+    if let Ok(dir) = std::env::var("PUZ_CACHE") {
+        opts.cache = (!dir.is_empty()).then(|| dir.into());
     }
 }
 
@@ -351,9 +359,7 @@ fn main() {
             }
             // PUZ_TABLES=copy reads cached tables into fresh memory instead of mapping them.
             opts.copy_tables = std::env::var("PUZ_TABLES").as_deref() == Ok("copy");
-            if let Ok(dir) = std::env::var("PUZ_CACHE") {
-                opts.cache = Some(dir.into());
-            }
+            cache_from_env(&mut opts);
             let t0 = Instant::now();
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
             println!("puz tables ready in {:.2} s", t0.elapsed().as_secs_f64());
@@ -388,9 +394,7 @@ fn main() {
             if let Ok(mb) = arg(3).parse::<u64>() {
                 opts.table_memory = Some(mb << 20);
             }
-            if let Ok(dir) = std::env::var("PUZ_CACHE") {
-                opts.cache = Some(dir.into());
-            }
+            cache_from_env(&mut opts);
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
             for (what, h) in solver.histograms() {
                 let n: u64 = h.iter().sum();
@@ -422,9 +426,7 @@ fn main() {
             if let Ok(mb) = arg(5).parse::<u64>() {
                 opts.table_memory = Some(mb << 20);
             }
-            if let Ok(dir) = std::env::var("PUZ_CACHE") {
-                opts.cache = Some(dir.into());
-            }
+            cache_from_env(&mut opts);
             if let Ok(c) = std::env::var("PUZ_CONJUGATES").map(|v| v.parse::<usize>()) {
                 opts.conjugates = c.expect("PUZ_CONJUGATES: a number");
             }
