@@ -7,6 +7,7 @@
 #   benches/solver/twsearch.sh                     # 1 GiB, 3 positions of 16 random moves
 #   MEM_MIB=4096 N=5 MOVES=18 benches/solver/twsearch.sh
 #   STATES=1 MEM_MIB=4096 N=2 TIMEOUT=600 benches/solver/twsearch.sh   # uniformly random states
+#   PUZ_CACHE= STATES=1 ... benches/solver/twsearch.sh   # puz's tables in memory only
 #
 # twsearch fills its (hashed, 2-bit) table lazily, deeper as a search needs it; its build
 # time below is the sum of its "Filling depth" lines over the whole run. puz builds its
@@ -49,7 +50,9 @@ cat "$WORK/scrambles.txt"
 export XDG_CACHE_HOME=$WORK/cache
 "$B" optimal htm "$WORK/scrambles.txt" "$MEM_MIB" 2>/dev/null | tee "$WORK/puz.out" | grep -v '^  '
 puz_build=$(awk '/tables ready in/ {print $5}' "$WORK/puz.out")
-puz_bytes=$(du -sb "$XDG_CACHE_HOME" | cut -f1)
+# The tables' bytes in memory (with the reduced tables' classes); with PUZ_CACHE set and
+# empty they are built in memory only, nothing written (as twsearch's --nowrite).
+puz_bytes=$(awk '/tables ready in/ {gsub(/\(/, "", $7); print $7}' "$WORK/puz.out")
 puz_solve=$(awk '/optimal total/ {print $4}' "$WORK/puz.out")
 
 # twsearch: the same scrambles on standard input, its table in memory only.

@@ -362,7 +362,11 @@ fn main() {
             cache_from_env(&mut opts);
             let t0 = Instant::now();
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
-            println!("puz tables ready in {:.2} s", t0.elapsed().as_secs_f64());
+            println!(
+                "puz tables ready in {:.2} s ({} bytes)",
+                t0.elapsed().as_secs_f64(),
+                solver.table_bytes()
+            );
             for t in solver.tables() {
                 println!("  {t}");
             }

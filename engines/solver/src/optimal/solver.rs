@@ -401,6 +401,21 @@ impl Solver {
         &self.heuristic.report
     }
 
+    /// Bytes of its tables, with the classes of the keys of those reduced by symmetries.
+    pub fn table_bytes(&self) -> u64 {
+        self.heuristic
+            .pdbs
+            .iter()
+            .map(|p| {
+                let classes = match &p.shape {
+                    crate::pdb::Shape::Coords(c) => c.sym.as_ref().map_or(0, |r| r.bytes()),
+                    crate::pdb::Shape::Pieces(_) => 0,
+                };
+                p.table.len() as u64 + classes
+            })
+            .sum()
+    }
+
     /// Per table: what it follows, and how many entries hold each value.
     pub fn histograms(&self) -> Vec<(String, [u64; 16])> {
         self.heuristic

@@ -88,15 +88,7 @@ impl Reduction {
     /// classes of a large key are a large table).
     #[inline(always)]
     pub fn prefetch(&self, v: &[u32]) {
-        let key = self.key_of(v) as usize;
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching never faults; the address is inside the table anyway.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.key_class.as_ptr().add(key) as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch_u32(&self.key_class, self.key_of(v));
     }
 
     /// The key of a tuple of part values.
@@ -435,6 +427,19 @@ pub fn reduce(
     c.with_reduction(red)
 }
 
+/// Asks for entry `i` of `t` ahead of its use.
+#[inline(always)]
+fn prefetch_u32(t: &[u32], i: u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching never faults; the address is inside the table anyway.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(t.as_ptr().add(i as usize) as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (t, i);
+}
+
 /// Each key's class and a symmetry taking it to the representative, and each class's
 /// representative and stabiliser; `None` when `ctl` is cancelled.
 fn form_classes(
@@ -459,9 +464,16 @@ fn form_classes(
         let cls = reps.len() as u32;
         reps.push(k as u32);
         key_class[k as usize] = cls << 6;
+        // The images first, their entries asked for, then written: the writes land
+        // anywhere in a large table, and would otherwise wait on memory one by one.
+        let mut images = [0u64; MAX_SYMS];
+        for (s, image) in images.iter_mut().enumerate().take(inverse.len()).skip(1) {
+            *image = fast.image(k, s);
+            prefetch_u32(&key_class, *image);
+        }
         let mut mask = 0u64;
         for (s, &back) in inverse.iter().enumerate().skip(1) {
-            let j = fast.image(k, s);
+            let j = images[s];
             if j == k {
                 mask |= 1 << s;
             } else if key_class[j as usize] == NONE {
