@@ -17,6 +17,7 @@
 //! - [`symmetry`]: the puzzle's symmetries in a metric (conjugate look-ups, one search
 //!   task per class of first letters for symmetric positions).
 //! - [`optimal`](mod@optimal): iterative deepening A* returning proved-optimal solutions.
+//! - `prefetch`: asking the cache for a line ahead of its read.
 
 pub mod automorphism;
 pub mod bigbuf;
@@ -29,6 +30,7 @@ pub mod model;
 pub mod move_tables;
 pub mod optimal;
 pub mod pdb;
+mod prefetch;
 pub mod symmetry;
 
 #[cfg(test)]

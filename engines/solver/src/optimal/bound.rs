@@ -7,6 +7,7 @@
 
 use super::Solver;
 use crate::pdb::Located;
+use crate::prefetch::prefetch;
 
 /// Buffers of one search thread for [`Solver::lower_bound`].
 pub(super) struct Scratch {
@@ -44,19 +45,6 @@ pub(super) const UNKNOWN: u64 = u64::MAX;
 
 /// The rounds of look-ups of a bound (see [`Solver::plan`]).
 pub(super) const ROUNDS: u8 = 4;
-
-/// Asks the cache for `table[i]` ahead of reading it.
-#[inline(always)]
-pub(super) fn prefetch(table: &[u8], i: u64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching never faults; the address is inside the table anyway.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(table.as_ptr().add(i as usize) as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (table, i);
-}
 
 /// What a node's look-ups say about its children. A table's value on the position or on a
 /// conjugate of it is a distance in the table's abstract puzzle, so one letter changes it
@@ -322,7 +310,7 @@ impl Solver {
         let np = self.heuristic.pdbs.len();
         for (k, p) in self.heuristic.pdbs.iter().enumerate() {
             if pr.round[v * np + k] == r {
-                prefetch(&p.table, pr.idx[v * np + k] >> 1);
+                prefetch(&p.table, (pr.idx[v * np + k] >> 1) as usize);
             }
         }
     }

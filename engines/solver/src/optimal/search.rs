@@ -2,11 +2,12 @@
 //! every child's bound is found in sweeps over the children (so the cache misses of the
 //! siblings overlap) before the search goes below any of them.
 
-use super::bound::{prefetch, First, Parent, Probe, Scratch, ROUNDS};
+use super::bound::{First, Parent, Probe, Scratch, ROUNDS};
 use super::necklace::Necklace;
 use super::schedule::{Task, Team};
 use super::Solver;
 use crate::error::SolveError;
+use crate::prefetch::prefetch;
 use puz_core::Control;
 
 /// Per depth: the buffers of the node there and of its children.
@@ -266,7 +267,7 @@ impl<'a> Search<'a> {
         }
         // Their prefetches in one burst, after every index (see [`Solver::stage`]).
         for f in first.iter().flatten() {
-            prefetch(&self.s.heuristic.pdbs[f.0 .1].table, f.1 >> 1);
+            prefetch(&self.s.heuristic.pdbs[f.0 .1].table, (f.1 >> 1) as usize);
         }
         // Then each child's first look-up; the children it does not cut are planned (see
         // [`Solver::plan`]) and their first round's indices computed.

@@ -64,13 +64,7 @@ impl Bitset {
     /// Asks for the word holding bit `start` ahead of a [`Bitset::read`].
     #[inline]
     pub fn prefetch(&self, start: u64) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch never faults, and the address is within the words.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let w = self.words().as_ptr().add((start >> 6) as usize);
-            _mm_prefetch(w as *const i8, _MM_HINT_T0);
-        }
+        crate::prefetch::prefetch(self.words(), (start >> 6) as usize);
     }
 
     /// The mask of `out.len() * 64` bits from bit `start` (the caller clears what lies

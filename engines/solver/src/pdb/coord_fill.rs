@@ -31,24 +31,14 @@ pub(super) fn get(t: &[AtomicU8], i: u64) -> u8 {
 /// themselves the reads would wait for the memory one after another.
 #[inline]
 pub(super) fn prefetch_entries(t: &[AtomicU8], lo: u64, n: u64) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let (a, b) = (
-            (lo >> 1) as usize,
-            ((lo + n + 1) >> 1).min(t.len() as u64) as usize,
-        );
-        let mut i = a & !63;
-        while i < b {
-            // SAFETY: prefetching never faults, and `i` is inside the table.
-            unsafe {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
-                _mm_prefetch::<_MM_HINT_T1>(t.as_ptr().add(i) as *const i8);
-            }
-            i += 64;
-        }
+    let (a, b) = (
+        (lo >> 1) as usize,
+        ((lo + n + 1) >> 1).min(t.len() as u64) as usize,
+    );
+    // Into L2: the lines are read after the work on the class before.
+    for i in ((a & !63)..b).step_by(64) {
+        crate::prefetch::prefetch_l2(t, i);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (t, lo, n);
 }
 
 /// Sets entry `i`, which was 15 (or is being set to `v` by another thread), to `v`;

@@ -154,7 +154,7 @@ impl Fill<'_> {
         }
         for (l, target) in to.iter().enumerate() {
             for &r in list {
-                let r2 = self.rest_to(lv.moves, lv.next, l, target.sym, r as u64);
+                let r2 = self.rest_to(lv, l, target.sym, r as u64);
                 prefetch_entries(lv.t, target.base + r2, 1);
             }
         }
@@ -168,30 +168,21 @@ impl Fill<'_> {
             .map(|nx| &nx[(l * self.red.syms + sym) * rest..][..rest])
     }
 
-    /// Where letter `l` (`moves`, `next` as in [`Fill::level`]) sends rest value `r`,
-    /// carried by `sym`.
+    /// Where letter `l` sends rest value `r`, carried by `sym` (from its row of
+    /// [`Fill::next`] when tabulated).
     #[inline(always)]
-    fn rest_to(
-        &self,
-        moves: &[Vec<u32>],
-        next: Option<&Vec<u32>>,
-        l: usize,
-        sym: usize,
-        r: u64,
-    ) -> u64 {
-        let red = self.red;
-        match next {
-            Some(nx) => nx[(l * red.syms + sym) * red.rest_size as usize + r as usize] as u64,
-            None => {
-                let mut v = [0u32; MAX_PARTS];
-                red.rest_values(r, &mut v);
-                let mut w = v;
-                for &p in red.split().1 {
-                    w[p] = moves[p][v[p] as usize * self.letters + l];
-                }
-                red.conj_rest_values(&w, sym)
-            }
+    fn rest_to(&self, lv: &Level, l: usize, sym: usize, r: u64) -> u64 {
+        if let Some(row) = self.row(lv, l, sym) {
+            return row[r as usize] as u64;
         }
+        let red = self.red;
+        let mut v = [0u32; MAX_PARTS];
+        red.rest_values(r, &mut v);
+        let mut w = v;
+        for &p in red.split().1 {
+            w[p] = lv.moves[p][v[p] as usize * self.letters + l];
+        }
+        red.conj_rest_values(&w, sym)
     }
 
     /// One level from distance `d` over the classes `lo..hi`: the entries set to `d + 1`.
@@ -293,9 +284,9 @@ impl Fill<'_> {
             };
             match self.row(lv, l, target.sym) {
                 Some(row) => list.iter().for_each(|&r| unreached(row[r as usize] as u64)),
-                None => list.iter().for_each(|&r| {
-                    unreached(self.rest_to(lv.moves, lv.next, l, target.sym, r as u64))
-                }),
+                None => list
+                    .iter()
+                    .for_each(|&r| unreached(self.rest_to(lv, l, target.sym, r as u64))),
             }
             let mut k = 0;
             for &r2 in &hits[..h] {
@@ -334,7 +325,7 @@ impl Fill<'_> {
                     row[r as usize] as u64
                 }),
                 None => sort(lv, c, target, &mut list[..len], hits, |r| {
-                    self.rest_to(lv.moves, lv.next, l, target.sym, r as u64)
+                    self.rest_to(lv, l, target.sym, r as u64)
                 }),
             };
             for &r in &hits[..h] {
@@ -401,6 +392,19 @@ pub(super) fn fill_symmetric(
     cost: &[u32],
     meter: &Meter,
 ) -> Result<BigBuf, SolveError> {
+    fill(model, c, actions, cost, meter, true)
+}
+
+/// [`fill_symmetric`], the rest's moves tabulated when small enough (`tabulate`) or
+/// computed each time (tests of that path on small tables).
+fn fill(
+    model: &Model,
+    c: &Coords,
+    actions: &[Action],
+    cost: &[u32],
+    meter: &Meter,
+    tabulate: bool,
+) -> Result<BigBuf, SolveError> {
     let red = c.sym.as_deref().expect("a table reduced by symmetries");
     let letters = actions.len();
     let moves_bytes: u64 = c.sizes.iter().map(|s| 8 * s * letters as u64).sum();
@@ -417,7 +421,9 @@ pub(super) fn fill_symmetric(
         back,
         next: None,
     };
-    f.next = f.tabulate();
+    if tabulate {
+        f.next = f.tabulate();
+    }
     let mut buf = BigBuf::new(c.bytes() as usize, 0xff);
     let t = buf.as_atomic();
     // The solved entry and the entries its class's stabiliser makes of it.
@@ -471,6 +477,10 @@ mod tests {
     /// Fills `parts` whole and reduced; every tuple's entry in the reduced table is its
     /// entry in the whole one (walked over every tuple of values).
     fn same_as_whole(parts: Vec<Part>, metric: &str) -> u64 {
+        same_as_whole_tabulated(parts, metric, true)
+    }
+
+    fn same_as_whole_tabulated(parts: Vec<Part>, metric: &str, tabulate: bool) -> u64 {
         let (model, conj) = cube_symmetries();
         let c3 = crate::testsupport::cube3();
         let faces = ["U", "D", "R", "L", "F", "B"];
@@ -495,7 +505,7 @@ mod tests {
         assert!(reduced.size < whole.size);
         let meter = Meter::new(&ctl, String::new(), 0, whole.size);
         let a = fill_coords(&model, &whole, &actions, &metric.cost, &meter).unwrap();
-        let b = fill_symmetric(&model, &reduced, &actions, &metric.cost, &meter).unwrap();
+        let b = fill(&model, &reduced, &actions, &metric.cost, &meter, tabulate).unwrap();
         let value = |t: &BigBuf, i: u64| (t[(i >> 1) as usize] >> ((i & 1) * 4)) & 15;
         let n = whole.parts.len();
         let mut v = [0u32; MAX_PARTS];
@@ -525,6 +535,22 @@ mod tests {
             "htm",
         );
         assert_eq!(syms, 16);
+    }
+
+    #[test]
+    fn reduced_fill_with_the_rest_moves_computed_is_the_whole_table() {
+        // The path taken when the rest's moves are too many to tabulate, pushed and
+        // pulled, with unit and with dearer half turns.
+        for metric in ["htm", "weighted"] {
+            let parts = vec![
+                Part::Set {
+                    orbit: 1,
+                    pieces: vec![8, 9, 10, 11],
+                },
+                Part::Ori { orbit: 0 },
+            ];
+            assert_eq!(same_as_whole_tabulated(parts, metric, false), 16);
+        }
     }
 
     #[test]

@@ -27,6 +27,7 @@ use super::sym_cache;
 use super::sym_key::KeyMaps;
 use crate::bigbuf::BigU32;
 use crate::model::{CellMap, Model};
+use crate::prefetch::prefetch;
 use puz_core::{Control, Perm};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -88,7 +89,7 @@ impl Reduction {
     /// classes of a large key are a large table).
     #[inline(always)]
     pub fn prefetch(&self, v: &[u32]) {
-        prefetch_u32(&self.key_class, self.key_of(v));
+        prefetch(&self.key_class, self.key_of(v) as usize);
     }
 
     /// The key of a tuple of part values.
@@ -427,19 +428,6 @@ pub fn reduce(
     c.with_reduction(red)
 }
 
-/// Asks for entry `i` of `t` ahead of its use.
-#[inline(always)]
-fn prefetch_u32(t: &[u32], i: u64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching never faults; the address is inside the table anyway.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(t.as_ptr().add(i as usize) as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (t, i);
-}
-
 /// Each key's class and a symmetry taking it to the representative, and each class's
 /// representative and stabiliser; `None` when `ctl` is cancelled.
 fn form_classes(
@@ -469,7 +457,7 @@ fn form_classes(
         let mut images = [0u64; MAX_SYMS];
         for (s, image) in images.iter_mut().enumerate().take(inverse.len()).skip(1) {
             *image = fast.image(k, s);
-            prefetch_u32(&key_class, *image);
+            prefetch(&key_class, *image as usize);
         }
         let mut mask = 0u64;
         for (s, &back) in inverse.iter().enumerate().skip(1) {
