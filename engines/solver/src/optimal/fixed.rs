@@ -16,7 +16,7 @@ use crate::model::{Action, CellMap, Model};
 use crate::pdb::{Part, Shape};
 
 /// Whether the entry of `shape` is the same on `g` then `q` as on `q`, for every `q`.
-fn keeps(model: &Model, g: &[u8], shape: &Shape) -> bool {
+pub(super) fn keeps(model: &Model, g: &[u8], shape: &Shape) -> bool {
     let unturned = |orbit: usize| {
         let o = &model.orbits[orbit];
         (0..o.size).all(|y| g[o.start + y].is_multiple_of(o.twist))

@@ -10,6 +10,7 @@
 //! - `bound`: the lower bound of a position, in rounds of table look-ups.
 //! - `axes`: the conjugates the tables over several orbits are looked up on.
 //! - `fixed`: the look-ups a letter leaves unchanged (on inverses).
+//! - `ends`: the letters a solution cannot end with, from the look-ups on the position.
 //! - `incremental`: their indices on the position and its conjugates, followed from node
 //!   to node by move tables.
 //! - `search`: the depth-first search of one thread below a task's first letters.
@@ -18,6 +19,7 @@
 
 mod axes;
 mod bound;
+mod ends;
 mod fixed;
 mod incremental;
 mod necklace;

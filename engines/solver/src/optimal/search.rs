@@ -34,6 +34,10 @@ struct Levels {
     /// from the node, and its own exact ones.
     exact: Vec<u64>,
     kept: Vec<Vec<(u32, u64, u64)>>,
+    /// The letters no solution within the bound below the node can end with, and its
+    /// children's (see `ends.rs`).
+    excluded: Vec<u64>,
+    kid_excluded: Vec<Vec<u64>>,
 }
 
 /// One thread's search of one task at one cost bound.
@@ -94,6 +98,8 @@ impl<'a> Search<'a> {
                 kid_vals: vec![Vec::new(); max_depth + 1],
                 exact: vec![0; max_depth + 1],
                 kept: vec![Vec::new(); max_depth + 1],
+                excluded: vec![0; max_depth + 1],
+                kid_excluded: vec![Vec::new(); max_depth + 1],
             },
         }
     }
@@ -156,6 +162,7 @@ impl<'a> Search<'a> {
         self.s
             .followed(&self.levels.bufs[depth], &mut self.levels.vals[depth]);
         self.levels.exact[depth] = 0;
+        self.levels.excluded[depth] = 0;
         None
     }
 
@@ -374,10 +381,28 @@ impl<'a> Search<'a> {
             pending.truncate(left);
         }
         // The children left know their exact look-ups: those read, and those kept exact.
-        for &ci in &pending {
+        // A child whose look-ups at its limit leave no letter to end a solution with (with
+        // those its path excludes) is cut.
+        let mut kid_excluded = std::mem::take(&mut self.levels.kid_excluded[depth]);
+        kid_excluded.resize(allowed.len(), 0);
+        let on_path = self.levels.excluded[depth];
+        let mut left = 0;
+        for j in 0..pending.len() {
+            let ci = pending[j];
             let (_, keep, ex) = &mut kept[ci];
             *ex = probes[ci].read | (*keep & exact);
+            let limit = self.bound - g - self.s.metric.cost[allowed[ci].0 as usize];
+            let ub = &kub[ci * stride..(ci + 1) * stride];
+            let x = self.s.excluded(on_path, ub, *ex, limit);
+            if self.s.no_last_letter(x) {
+                self.next_bound = self.next_bound.min(self.bound + 1);
+                continue;
+            }
+            kid_excluded[ci] = x;
+            pending[left] = ci;
+            left += 1;
         }
+        pending.truncate(left);
         self.levels.probes[depth] = probes;
         // Then the search below the children left, in order (at a shared task's node, the
         // children this thread claims).
@@ -407,6 +432,7 @@ impl<'a> Search<'a> {
             self.levels.ubs[depth + 1].copy_from_slice(&kub[ci * stride..(ci + 1) * stride]);
             self.levels.vals[depth + 1].copy_from_slice(&kid_vals[ci * w..(ci + 1) * w]);
             self.levels.exact[depth + 1] = kept[ci].2;
+            self.levels.excluded[depth + 1] = kid_excluded[ci];
             if let Err(e) = self.dfs(depth + 1, g2, next, p) {
                 result = Err(e);
             }
@@ -421,6 +447,7 @@ impl<'a> Search<'a> {
         self.levels.first[depth] = first;
         self.levels.kid_vals[depth] = kid_vals;
         self.levels.kept[depth] = kept;
+        self.levels.kid_excluded[depth] = kid_excluded;
         result
     }
 }

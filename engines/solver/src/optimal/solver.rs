@@ -2,6 +2,7 @@
 //! for many positions, and [`Solver::solve`], the iterations of increasing cost.
 
 use super::axes::axes;
+use super::ends::{final_letters, mask_of};
 use super::fixed::fixed_lookups;
 use super::incremental::Incremental;
 use super::necklace::{reversals_stay_canonical, rotations_stay_canonical, Rules};
@@ -41,6 +42,12 @@ pub struct Solver {
     /// Per letter: the (variant, table) look-ups it leaves unchanged, as bits `v * tables
     /// + k` (see `fixed.rs`).
     pub(super) fixed: Vec<u64>,
+    /// Per (variant, table): the letters a solution cannot end with when the look-up's
+    /// value is the cost left (see `ends.rs`); the look-ups with any (bits), and every
+    /// letter (bits).
+    pub(super) final_letters: Vec<u64>,
+    pub(super) ending: u64,
+    pub(super) letters: u64,
     /// The look-ups whose indices the search follows from node to node.
     pub(super) incremental: Incremental,
     /// Per letter: the cost of its inverse.
@@ -263,6 +270,16 @@ impl Solver {
             &self.conjugators,
             &self.needed,
         );
+        self.final_letters = final_letters(
+            &self.model,
+            &self.actions,
+            (self.back == self.metric.cost).then_some(&self.metric.alphabet.inverse[..]),
+            &shapes,
+            &self.variants,
+            &self.conjugators,
+            &self.needed,
+        );
+        self.ending = mask_of(&self.final_letters);
         self.incremental = Incremental::new(
             &self.model,
             &self.actions,
@@ -372,7 +389,23 @@ impl Solver {
             &conjugators,
             &needed,
         );
+        let final_letters = final_letters(
+            &model,
+            &actions,
+            use_inverse.then_some(&metric.alphabet.inverse[..]),
+            &shapes,
+            &variants,
+            &conjugators,
+            &needed,
+        );
         Ok(Solver {
+            ending: mask_of(&final_letters),
+            letters: if metric.len() >= 64 {
+                u64::MAX
+            } else {
+                (1 << metric.len()) - 1
+            },
+            final_letters,
             rotations,
             reversals,
             needed,
