@@ -61,6 +61,18 @@ pub(super) struct Parent<'a> {
     /// The look-ups the letter leaves unchanged whose parent bound is within the child's
     /// limit (bits `v * tables + k`, see `fixed.rs`): the child's bound is the parent's.
     pub(super) keep: u64,
+    /// The exact look-ups whose child entry is the one beside the parent's (`fixed.rs`),
+    /// within the child's limit: the child's value is the parent's other one.
+    pub(super) flip: u64,
+}
+
+/// The values a node knows of its look-ups, `ub`: per (variant, table) `j`, an upper
+/// bound of the value at `j` (exact when read), and at `lookups + j` the value of the
+/// entry beside it (the other nibble of the byte, read with it: meaningful only when `j`
+/// is exact).
+#[inline]
+pub(super) fn other(ub: &[u8], j: usize) -> u8 {
+    ub[ub.len() / 2 + j]
 }
 
 /// Whether bit `j` of a mask of look-ups is set (masks hold the first 64).
@@ -100,6 +112,9 @@ impl Solver {
         let j = v * self.heuristic.pdbs.len() + k;
         if has(p.keep, j) {
             return Some(p.ub[j]);
+        }
+        if has(p.flip, j) {
+            return Some(other(p.ub, j));
         }
         let b = p.ub[j] as u32 + p.back;
         (self.consistent[v] && b <= limit).then_some(b as u8)
@@ -191,6 +206,7 @@ impl Solver {
     ) {
         let np = self.heuristic.pdbs.len();
         let nv = self.variants.len();
+        let nl = nv * np;
         let n = self.model.n;
         pr.limit = limit;
         pr.h = 0;
@@ -205,7 +221,10 @@ impl Solver {
         pr.staged.resize(nv, false);
         pr.inverted = false;
         // The look-up already read (within the limit) is not made again.
-        let read = read.map(|((v, k), i)| (v * np + k, self.heuristic.pdbs[k].value(i)));
+        let read = read.map(|((v, k), i)| {
+            let p = &self.heuristic.pdbs[k];
+            (v * np + k, p.value(i), p.value(i ^ 1))
+        });
         // Of those above the limit, the largest on the parent goes alone first: in the
         // sweeps over the children each child pending makes one look-up, and most are cut
         // by it.
@@ -214,8 +233,9 @@ impl Solver {
             for k in 0..np {
                 let j = v * np + k;
                 pr.round[j] = match (self.bounded(parent, v, k, limit), parent) {
-                    _ if read.is_some_and(|(r, _)| r == j) => {
-                        ub[j] = read.map_or(0, |(_, val)| val);
+                    _ if read.is_some_and(|(r, _, _)| r == j) => {
+                        ub[j] = read.map_or(0, |(_, val, _)| val);
+                        ub[nl + j] = read.map_or(0, |(_, _, beside)| beside);
                         pr.read |= if j < 64 { 1 << j } else { 0 };
                         pr.h = ub[j] as u32;
                         u8::MAX
@@ -226,6 +246,12 @@ impl Solver {
                     }
                     (Some(b), _) => {
                         ub[j] = b;
+                        // Kept or flipped, the entry beside comes along.
+                        ub[nl + j] = match parent {
+                            Some(p) if has(p.keep, j) => other(p.ub, j),
+                            Some(p) if has(p.flip, j) => p.ub[j],
+                            _ => 0,
+                        };
                         u8::MAX
                     }
                     (None, None) => 0,
@@ -327,6 +353,7 @@ impl Solver {
         hint: &mut (usize, usize),
     ) -> bool {
         let np = self.heuristic.pdbs.len();
+        let nl = self.variants.len() * np;
         for (k, p) in self.heuristic.pdbs.iter().enumerate() {
             let j = v * np + k;
             if pr.round[j] != r {
@@ -334,6 +361,7 @@ impl Solver {
             }
             let val = p.value(pr.idx[j]);
             ub[j] = val;
+            ub[nl + j] = p.value(pr.idx[j] ^ 1);
             pr.read |= if j < 64 { 1 << j } else { 0 };
             if val as u32 > pr.h {
                 pr.h = val as u32;
@@ -352,6 +380,11 @@ impl Solver {
         let ((_, table), i) = first?;
         let v = self.heuristic.pdbs[table].value(i) as u32;
         (v > limit).then_some(v)
+    }
+
+    /// A buffer for a node's values (see [`other`]).
+    pub(super) fn values_buffer(&self) -> Vec<u8> {
+        vec![0; 2 * self.variants.len() * self.heuristic.pdbs.len()]
     }
 
     pub(super) fn scratch(&self) -> Scratch {

@@ -10,42 +10,75 @@
 //!   (and, with every orientation, turns no location of the orbit);
 //! - an orientation part: `g` turns no location of the orbit;
 //! - a set part: `g` holds a piece of the set exactly at the set's locations;
-//! - a places part: `g` holds each followed piece at its own location.
+//! - a places part: `g` holds each followed piece at its own location;
+//! - a parity part: `g` permutes the orbit's pieces evenly.
+//!
+//! When `g` keeps every part but a table's parity, which it changes, the child's entry is
+//! the one beside the parent's (the parity is the fastest part): the parent read it in
+//! the same byte, and the search keeps it as the child's (see `flipped`).
 
 use crate::model::{Action, CellMap, Model};
-use crate::pdb::{Part, Shape};
+use crate::pdb::{odd_permutation, Part, Shape};
 
 /// Whether the entry of `shape` is the same on `g` then `q` as on `q`, for every `q`.
 pub(super) fn keeps(model: &Model, g: &[u8], shape: &Shape) -> bool {
-    let unturned = |orbit: usize| {
-        let o = &model.orbits[orbit];
-        (0..o.size).all(|y| g[o.start + y].is_multiple_of(o.twist))
-    };
-    let at_home = |orbit: usize, x: u8| {
-        let o = &model.orbits[orbit];
-        g[o.start + x as usize] == x * o.twist
-    };
     match shape {
         Shape::Pieces(p) => {
-            p.pieces.iter().all(|&x| at_home(p.orbit, x)) && (!p.all_ori || unturned(p.orbit))
+            p.pieces.iter().all(|&x| at_home(model, g, p.orbit, x))
+                && (!p.all_ori || unturned(model, g, p.orbit))
         }
-        Shape::Coords(c) => c.parts.iter().all(|part| match part {
-            Part::Ori { orbit } => unturned(*orbit),
-            Part::Set { orbit, pieces } => {
-                let o = &model.orbits[*orbit];
-                (0..o.size).all(|y| {
-                    let piece = g[o.start + y] / o.twist;
-                    pieces.contains(&piece) == pieces.contains(&(y as u8))
-                })
-            }
-            Part::Places { orbit, pieces } => {
-                let o = &model.orbits[*orbit];
-                pieces
-                    .iter()
-                    .all(|&y| g[o.start + y as usize] / o.twist == y)
-            }
-        }),
+        Shape::Coords(c) => c.parts.iter().all(|part| part_kept(model, g, part)),
     }
+}
+
+/// Whether the entry of `shape` on `g` then `q` is, for every `q`, the one beside the
+/// entry on `q` (its index with the lowest bit flipped): every part but the parity is
+/// kept, and `g` changes the parity, which is the fastest part (see [`Part::Parity`]).
+pub(super) fn flips(model: &Model, g: &[u8], shape: &Shape) -> bool {
+    let Shape::Coords(c) = shape else {
+        return false;
+    };
+    let Some((Part::Parity { orbit }, others)) = c.parts.split_last() else {
+        return false;
+    };
+    odd(model, g, *orbit)
+        && others
+            .iter()
+            .all(|p| !matches!(p, Part::Parity { .. }) && part_kept(model, g, p))
+}
+
+/// Whether a part's value is the same on `g` then `q` as on `q`, for every `q`.
+fn part_kept(model: &Model, g: &[u8], part: &Part) -> bool {
+    match part {
+        Part::Ori { orbit } => unturned(model, g, *orbit),
+        Part::Set { orbit, pieces } => {
+            let o = &model.orbits[*orbit];
+            (0..o.size).all(|y| {
+                let piece = g[o.start + y] / o.twist;
+                pieces.contains(&piece) == pieces.contains(&(y as u8))
+            })
+        }
+        Part::Places { orbit, pieces } => pieces.iter().all(|&y| at_home(model, g, *orbit, y)),
+        Part::Parity { orbit } => !odd(model, g, *orbit),
+    }
+}
+
+/// Whether `g` turns no location of the orbit.
+fn unturned(model: &Model, g: &[u8], orbit: usize) -> bool {
+    let o = &model.orbits[orbit];
+    (0..o.size).all(|y| g[o.start + y].is_multiple_of(o.twist))
+}
+
+/// Whether `g` holds piece `x` of the orbit at its own location, unturned.
+fn at_home(model: &Model, g: &[u8], orbit: usize, x: u8) -> bool {
+    let o = &model.orbits[orbit];
+    g[o.start + x as usize] == x * o.twist
+}
+
+/// Whether `g` permutes the orbit's pieces oddly.
+fn odd(model: &Model, g: &[u8], orbit: usize) -> bool {
+    let o = &model.orbits[orbit];
+    odd_permutation(&g[o.start..o.start + o.size], o.twist)
 }
 
 /// Per letter: the (variant, table) look-ups it leaves unchanged, bit `v * tables + k`
@@ -58,15 +91,16 @@ pub(super) fn fixed_lookups(
     variants: &[(Option<usize>, bool)],
     conjugators: &[CellMap],
     needed: &[bool],
-) -> Vec<u64> {
+) -> [Vec<u64>; 2] {
     let np = shapes.len();
-    let mut out = vec![0u64; actions.len()];
+    let mut same = vec![0u64; actions.len()];
+    let mut flipped = vec![0u64; actions.len()];
     if variants.len() * np > 64 {
-        return out;
+        return [same, flipped];
     }
     let solved = model.solved();
     let (mut back, mut g) = (vec![0u8; model.n], vec![0u8; model.n]);
-    for (l, mask) in out.iter_mut().enumerate() {
+    for l in 0..actions.len() {
         model.apply(&actions[inverse[l] as usize], &solved, &mut back);
         for (v, &(conj, inv)) in variants.iter().enumerate() {
             if !inv {
@@ -79,33 +113,57 @@ pub(super) fn fixed_lookups(
             for (k, shape) in shapes.iter().enumerate() {
                 let j = v * np + k;
                 if needed[j] && keeps(model, &g, shape) {
-                    *mask |= 1 << j;
+                    same[l] |= 1 << j;
+                } else if needed[j] && flips(model, &g, shape) {
+                    flipped[l] |= 1 << j;
                 }
             }
         }
     }
-    out
+    [same, flipped]
+}
+
+/// What a child keeps of its parent's look-ups (see [`super::Solver::kept`]).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Kept {
+    /// The value that cuts the child (0: none).
+    pub cut: u32,
+    /// The look-ups it keeps within its limit, the same or the entry beside (flipped).
+    pub keep: u64,
+    pub flip: u64,
 }
 
 impl super::Solver {
-    /// For the child by letter `l`, within `limit`, of a node whose bounds are `ub` (exact
-    /// at the bits of `exact`): the value that cuts it (0: none), and the look-ups it keeps
-    /// within the limit (see [`Parent`](super::bound::Parent)).
+    /// For the child by letter `l`, within `limit`, of a node whose values are `ub` (exact
+    /// at the bits of `exact`, see [`other`](super::bound::other)): what it keeps (see
+    /// [`Parent`](super::bound::Parent)).
     #[inline]
-    pub(super) fn kept(&self, l: u32, ub: &[u8], exact: u64, limit: u32) -> (u32, u64) {
-        let mut fixed = self.fixed[l as usize];
-        let (mut cut, mut keep) = (0u32, 0u64);
-        while fixed != 0 {
-            let j = fixed.trailing_zeros() as usize;
-            fixed &= fixed - 1;
+    pub(super) fn kept(&self, l: u32, ub: &[u8], exact: u64, limit: u32) -> Kept {
+        let mut out = Kept::default();
+        let mut same = self.fixed[l as usize];
+        while same != 0 {
+            let j = same.trailing_zeros() as usize;
+            same &= same - 1;
             let b = ub[j] as u32;
             if b <= limit {
-                keep |= 1 << j;
+                out.keep |= 1 << j;
             } else if exact >> j & 1 == 1 {
-                cut = cut.max(b);
+                out.cut = out.cut.max(b);
             }
         }
-        (cut, keep)
+        // The entry beside is known only where the parent read its own.
+        let mut flipped = self.flipped[l as usize] & exact;
+        while flipped != 0 {
+            let j = flipped.trailing_zeros() as usize;
+            flipped &= flipped - 1;
+            let b = super::bound::other(ub, j) as u32;
+            if b <= limit {
+                out.flip |= 1 << j;
+            } else {
+                out.cut = out.cut.max(b);
+            }
+        }
+        out
     }
 }
 
@@ -291,6 +349,107 @@ mod tests {
                         prop_assert_eq!(shape.index(&a), shape.index(&b));
                     }
                 }
+            }
+        }
+    }
+
+    /// The 3x3x3 with a table of the slice's set, the corner twists and the corners'
+    /// parity (small, not reduced), filled.
+    fn parity_solver(metric: &Metric) -> Solver {
+        use crate::pdb::{Coords, Part, Shape};
+        let c3 = cube3();
+        let model = crate::model::Model::new(&c3).unwrap();
+        let parts = vec![
+            Part::Set {
+                orbit: 1,
+                pieces: vec![8, 9, 10, 11],
+            },
+            Part::Ori { orbit: 0 },
+            Part::Parity { orbit: 0 },
+        ];
+        let c = Coords::new(&model, parts).unwrap();
+        assert!(matches!(c.parts.last(), Some(Part::Parity { .. })));
+        let ctl = Control::default();
+        Solver::with_shapes(&c3, metric, &opts(4 << 20), vec![Shape::Coords(c)], &ctl).unwrap()
+    }
+
+    #[test]
+    fn flipped_entries_are_beside_the_parents() {
+        // A quarter turn changes the corners' parity and, on the inverse of its own axis,
+        // nothing else the table reads: the child's index is the parent's with its
+        // lowest bit flipped, on random states.
+        use rand::{Rng, SeedableRng};
+        let c3 = cube3();
+        let htm = Metric::htm(&c3, &FACES, &Control::default()).unwrap();
+        let s = parity_solver(&htm);
+        let np = s.heuristic.pdbs.len();
+        let n = s.model.n;
+        let quarter = (0..s.actions.len()).filter(|&l| s.metric.alphabet.inverse[l] as usize != l);
+        for l in quarter {
+            assert!(
+                s.flipped[l] != 0 && s.fixed[l] & s.flipped[l] == 0,
+                "letter {l}"
+            );
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let (mut t, mut u) = (s.model.solved(), s.model.solved());
+        let (mut ti, mut ui, mut a, mut b) =
+            (vec![0u8; n], vec![0u8; n], vec![0u8; n], vec![0u8; n]);
+        let mut checked = 0;
+        for _ in 0..300 {
+            let m = rng.gen_range(0..s.actions.len());
+            s.model.apply(&s.actions[m], &t, &mut u);
+            std::mem::swap(&mut t, &mut u);
+            s.model.inverse(&t, &mut ti);
+            for l in 0..s.actions.len() {
+                s.model.apply(&s.actions[l], &t, &mut u);
+                s.model.inverse(&u, &mut ui);
+                for v in 0..s.variants.len() {
+                    s.variant(v, &t, &ti, &mut a);
+                    s.variant(v, &u, &ui, &mut b);
+                    for k in 0..np {
+                        if s.flipped[l] >> (v * np + k) & 1 == 1 {
+                            let shape = &s.heuristic.pdbs[k].shape;
+                            assert_eq!(shape.index(&a) ^ 1, shape.index(&b), "letter {l}, {v}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
+    }
+
+    #[test]
+    fn flipped_entries_change_no_search() {
+        // With the entries beside the parent's kept, the search makes the same cuts
+        // (the same values, without their look-ups): the same solutions and, with every
+        // task run to its end, the same nodes, in htm and qtm.
+        use super::super::Wanted;
+        use crate::testsupport::seq;
+        let c3 = cube3();
+        let ctl = Control::default();
+        for metric in [
+            Metric::htm(&c3, &FACES, &ctl).unwrap(),
+            Metric::qtm(&c3, &FACES, &ctl).unwrap(),
+        ] {
+            let with = parity_solver(&metric);
+            assert!(with.flipped.iter().any(|&m| m != 0));
+            let mut without = parity_solver(&metric);
+            without.flipped.iter_mut().for_each(|m| *m = 0);
+            for p in [
+                "R U F' L2 D B R2",
+                "U2 F R' D2 B L' F2 U",
+                "B' R F B' R' D R2 U D'",
+            ] {
+                let p = seq(&c3, p);
+                let a = with.solve(&p, Wanted::All, &ctl).unwrap();
+                let b = without.solve(&p, Wanted::All, &ctl).unwrap();
+                assert!(a.verified && b.verified && a.proved_optimal);
+                assert_eq!(
+                    (a.cost, &a.solutions, a.nodes),
+                    (b.cost, &b.solutions, b.nodes)
+                );
             }
         }
     }

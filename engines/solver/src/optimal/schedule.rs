@@ -60,7 +60,7 @@ pub(super) fn first_order(
         })
         .collect();
     let mut sc = s.scratch();
-    let mut ub = vec![0; s.variants.len() * s.heuristic.pdbs.len()];
+    let mut ub = s.values_buffer();
     let (mut a, mut b) = (vec![0u8; s.model.n], vec![0u8; s.model.n]);
     let key: Vec<u32> = tasks
         .iter()

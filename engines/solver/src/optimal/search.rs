@@ -3,6 +3,7 @@
 //! siblings overlap) before the search goes below any of them.
 
 use super::bound::{First, Parent, Probe, Scratch, ROUNDS};
+use super::fixed::Kept;
 use super::necklace::Necklace;
 use super::schedule::{Task, Team};
 use super::Solver;
@@ -30,10 +31,9 @@ struct Levels {
     vals: Vec<Vec<u32>>,
     kid_vals: Vec<Vec<u32>>,
     /// The node's look-ups whose value in `ubs` is exact (bits, see `fixed.rs`), and per
-    /// child: the value that cuts it without a look-up (0: none), the look-ups it keeps
-    /// from the node, and its own exact ones.
+    /// child: what it keeps of the node's (see [`Kept`]), and its own exact ones.
     exact: Vec<u64>,
-    kept: Vec<Vec<(u32, u64, u64)>>,
+    kept: Vec<Vec<(Kept, u64)>>,
     /// The letters no solution within the bound below the node can end with, and its
     /// children's (see `ends.rs`).
     excluded: Vec<u64>,
@@ -92,7 +92,7 @@ impl<'a> Search<'a> {
                 kid_ubs: vec![Vec::new(); max_depth + 1],
                 probes: (0..=max_depth).map(|_| Vec::new()).collect(),
                 pending: vec![Vec::new(); max_depth + 1],
-                ubs: vec![vec![0; s.variants.len() * s.heuristic.pdbs.len()]; max_depth + 1],
+                ubs: vec![s.values_buffer(); max_depth + 1],
                 first: vec![Vec::new(); max_depth + 1],
                 vals: vec![vec![0; s.incremental.width]; max_depth + 1],
                 kid_vals: vec![Vec::new(); max_depth + 1],
@@ -202,7 +202,7 @@ impl<'a> Search<'a> {
         kid_vals.resize(allowed.len() * w, 0);
         let mut kept = std::mem::take(&mut self.levels.kept[depth]);
         kept.clear();
-        kept.resize(allowed.len(), (0, 0, 0));
+        kept.resize(allowed.len(), (Kept::default(), 0));
         let exact = self.levels.exact[depth];
         let np = self.s.heuristic.pdbs.len();
         // The children's first look-up: the table and variant with the largest value on
@@ -210,7 +210,7 @@ impl<'a> Search<'a> {
         let ub = &self.levels.ubs[depth];
         let (mut hv, mut ht) = self.hint;
         let mut best = if ht < np { ub[hv * np + ht] } else { 0 };
-        for (j, &u) in ub.iter().enumerate() {
+        for (j, &u) in ub[..ub.len() / 2].iter().enumerate() {
             if u > best {
                 (best, hv, ht) = (u, j / np, j % np);
             }
@@ -230,9 +230,9 @@ impl<'a> Search<'a> {
                 .bound
                 .saturating_sub(g + self.s.metric.cost[l as usize]);
             // A look-up the letter keeps, exact above the limit, cuts the child at once.
-            let (cut, keep) = self.s.kept(l, &self.levels.ubs[depth], exact, limit);
-            kept[ci] = (cut, keep, 0);
-            if cut > 0 {
+            let k = self.s.kept(l, &self.levels.ubs[depth], exact, limit);
+            kept[ci] = (k, 0);
+            if k.cut > 0 {
                 first.push(None);
                 continue;
             }
@@ -244,7 +244,8 @@ impl<'a> Search<'a> {
             let parent = Parent {
                 ub: &self.levels.ubs[depth],
                 back: self.s.back[l as usize],
-                keep,
+                keep: k.keep,
+                flip: k.flip,
             };
             let useless = ht < np && self.s.bounded(Some(parent), hv, ht, limit).is_some();
             // Only the followed values this look-up needs: most children end at it (the
@@ -300,9 +301,9 @@ impl<'a> Search<'a> {
                 self.next_bound = self.next_bound.min(g2);
                 continue;
             }
-            let (cut, keep, _) = kept[ci];
-            if cut > 0 {
-                self.next_bound = self.next_bound.min(g2 + cut);
+            let (k, _) = kept[ci];
+            if k.cut > 0 {
+                self.next_bound = self.next_bound.min(g2 + k.cut);
                 continue;
             }
             let kid = &kids[ci * n..(ci + 1) * n];
@@ -324,7 +325,8 @@ impl<'a> Search<'a> {
             let parent = Parent {
                 ub: &self.levels.ubs[depth],
                 back: self.s.back[l as usize],
-                keep,
+                keep: k.keep,
+                flip: k.flip,
             };
             let ub = &mut kub[ci * stride..(ci + 1) * stride];
             let pr = &mut probes[ci];
@@ -389,8 +391,8 @@ impl<'a> Search<'a> {
         let mut left = 0;
         for j in 0..pending.len() {
             let ci = pending[j];
-            let (_, keep, ex) = &mut kept[ci];
-            *ex = probes[ci].read | (*keep & exact);
+            let (k, ex) = &mut kept[ci];
+            *ex = probes[ci].read | (k.keep & exact) | k.flip;
             let limit = self.bound - g - self.s.metric.cost[allowed[ci].0 as usize];
             let ub = &kub[ci * stride..(ci + 1) * stride];
             let x = self.s.excluded(on_path, ub, *ex, limit);
@@ -431,7 +433,7 @@ impl<'a> Search<'a> {
             self.levels.bufs[depth + 1].copy_from_slice(&kids[ci * n..(ci + 1) * n]);
             self.levels.ubs[depth + 1].copy_from_slice(&kub[ci * stride..(ci + 1) * stride]);
             self.levels.vals[depth + 1].copy_from_slice(&kid_vals[ci * w..(ci + 1) * w]);
-            self.levels.exact[depth + 1] = kept[ci].2;
+            self.levels.exact[depth + 1] = kept[ci].1;
             self.levels.excluded[depth + 1] = kid_excluded[ci];
             if let Err(e) = self.dfs(depth + 1, g2, next, p) {
                 result = Err(e);

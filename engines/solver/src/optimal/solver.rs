@@ -42,6 +42,9 @@ pub struct Solver {
     /// Per letter: the (variant, table) look-ups it leaves unchanged, as bits `v * tables
     /// + k` (see `fixed.rs`).
     pub(super) fixed: Vec<u64>,
+    /// Per letter: the look-ups whose entry on the child is the one beside the parent's
+    /// (see `fixed.rs`), as bits.
+    pub(super) flipped: Vec<u64>,
     /// Per (variant, table): the letters a solution cannot end with when the look-up's
     /// value is the cost left (see `ends.rs`); the look-ups with any (bits), and every
     /// letter (bits).
@@ -227,6 +230,7 @@ impl Solver {
                 })
                 .collect(),
             report: Vec::new(),
+            saving: Default::default(),
         };
         let symmetries = Symmetries::new(puzzle, metric, &canon);
         Solver::assemble(
@@ -261,7 +265,7 @@ impl Solver {
             .iter()
             .map(|p| p.shape.clone())
             .collect();
-        self.fixed = fixed_lookups(
+        [self.fixed, self.flipped] = fixed_lookups(
             &self.model,
             &self.actions,
             &self.metric.alphabet.inverse,
@@ -380,7 +384,7 @@ impl Solver {
         let reversals = reversals_stay_canonical(metric, &canon);
         let incremental =
             Incremental::new(&model, &actions, &shapes, &variants, &conjugators, &needed);
-        let fixed = fixed_lookups(
+        let [fixed, flipped] = fixed_lookups(
             &model,
             &actions,
             &metric.alphabet.inverse,
@@ -411,6 +415,7 @@ impl Solver {
             needed,
             incremental,
             fixed,
+            flipped,
             locator: Locator::new(&model),
             consistent: variants.iter().map(|v| !v.1).collect(),
             back: (0..metric.len())
@@ -553,7 +558,7 @@ impl Solver {
     /// The lower bound of the position `start` (not solved), with fresh buffers.
     fn root_bound(&self, start: &[u8]) -> u32 {
         let mut sc = self.scratch();
-        let mut ub = vec![0; self.variants.len() * self.heuristic.pdbs.len()];
+        let mut ub = self.values_buffer();
         let hint = &mut (0, usize::MAX);
         self.lower_bound(start, u32::MAX, None, &mut sc, hint, None, &mut ub)
     }

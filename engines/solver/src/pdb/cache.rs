@@ -57,6 +57,7 @@ pub(super) fn file_name(
             for part in &c.parts {
                 match part {
                     Part::Ori { orbit } => key = fnv(&[b'o', *orbit as u8], key),
+                    Part::Parity { orbit } => key = fnv(&[b'q', *orbit as u8], key),
                     Part::Set { orbit, pieces } => {
                         key = fnv(&[b's', *orbit as u8, pieces.len() as u8], key);
                         key = fnv(pieces, key);
@@ -144,6 +145,19 @@ pub(super) fn load_bytes(path: &Path) -> Option<Vec<u8>> {
 /// Writes a table to `path` whole or not at all: to a temporary name first, renamed when
 /// complete, removed when the write fails or `ctl` is cancelled.
 pub(super) fn store(path: &Path, table: &[u8], ctl: &Control) -> std::io::Result<()> {
+    start_store(path, table, ctl)?.finish()
+}
+
+/// A table written to its temporary file, not yet on disk nor in place (see
+/// [`Storing::finish`]).
+pub(super) struct Storing {
+    file: std::fs::File,
+    tmp: PathBuf,
+    path: PathBuf,
+}
+
+/// The first half of [`store`]: the bytes written (into the page cache), cancellable.
+pub(super) fn start_store(path: &Path, table: &[u8], ctl: &Control) -> std::io::Result<Storing> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
@@ -153,41 +167,62 @@ pub(super) fn store(path: &Path, table: &[u8], ctl: &Control) -> std::io::Result
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
     let tmp = path.with_extension(format!("bin{TEMP_MARK}{}-{nanos}", std::process::id()));
-    let written = write_whole(&tmp, table, ctl).and_then(|()| std::fs::rename(&tmp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    match write_whole(&tmp, table, ctl) {
+        Ok(file) => Ok(Storing {
+            file,
+            tmp,
+            path: path.to_path_buf(),
+        }),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
     }
-    written
 }
 
-fn write_whole(tmp: &Path, table: &[u8], ctl: &Control) -> std::io::Result<()> {
-    {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(tmp)?);
-        f.write_all(MAGIC)?;
-        f.write_all(&(table.len() as u64).to_le_bytes())?;
-        for part in table.chunks(64 << 20) {
-            if ctl.cancelled() {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::Interrupted,
-                    "interrupted",
-                ));
-            }
-            f.write_all(part)?;
+impl Storing {
+    /// The second half of [`store`]: the file on disk, out of the page cache, and renamed
+    /// into place (removed on failure). It needs no table, so it may run on a thread of
+    /// its own while the table is used.
+    pub(super) fn finish(self) -> std::io::Result<()> {
+        let done = self
+            .settle()
+            .and_then(|()| std::fs::rename(&self.tmp, &self.path));
+        if done.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
         }
-        f.flush()?;
+        done
+    }
+
+    fn settle(&self) -> std::io::Result<()> {
         // Out of the page cache once on disk: pages cached by these writes are small, and
         // a mapping of them would be too (see [`Cache::map`]); read back through the
-        // mapping, the file comes in huge pages.
+        // mapping, the file comes in huge pages. So it is renamed into place only after.
         #[cfg(target_os = "linux")]
         {
             use std::os::fd::AsRawFd;
-            let f = f.get_ref();
-            f.sync_data()?;
+            self.file.sync_data()?;
             // SAFETY: advice on an open file descriptor; it only drops clean cached pages.
-            unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+            unsafe { libc::posix_fadvise(self.file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
         }
+        Ok(())
     }
-    Ok(())
+}
+
+fn write_whole(tmp: &Path, table: &[u8], ctl: &Control) -> std::io::Result<std::fs::File> {
+    let mut f = std::io::BufWriter::new(std::fs::File::create(tmp)?);
+    f.write_all(MAGIC)?;
+    f.write_all(&(table.len() as u64).to_le_bytes())?;
+    for part in table.chunks(64 << 20) {
+        if ctl.cancelled() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Interrupted,
+                "interrupted",
+            ));
+        }
+        f.write_all(part)?;
+    }
+    f.into_inner().map_err(|e| e.into_error())
 }
 
 /// The lock of a table's file, held while the table is built and saved, so processes

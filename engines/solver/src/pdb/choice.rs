@@ -24,7 +24,7 @@
 //! and what the table over several orbits does not see, the corners' places).
 
 use super::symmetric::reduce;
-use super::{Coords, Part, Pattern, Shape};
+use super::{odd_permutation, Coords, Part, Pattern, Shape};
 use crate::model::{Action, CellMap, Model};
 use puz_core::{Control, Perm};
 use std::path::Path;
@@ -81,7 +81,10 @@ pub fn choose_patterns_until(
             .collect();
         Coords::new(model, parts)
     });
-    let Some(c) = [places, set]
+    // Beside where the slice's pieces are, the parity of another orbit's permutation,
+    // when the budget holds twice that table.
+    let parity = places.as_ref().and_then(|c| with_parity(model, actions, c));
+    let Some(c) = [parity, places, set]
         .into_iter()
         .flatten()
         .map(|c| reduce(model, c, conj, budget.saturating_mul(2), ctl, dir))
@@ -102,6 +105,26 @@ pub fn choose_patterns_until(
         .into_iter()
         .filter(|s| matches!(s, Shape::Pieces(p) if s.whole() || !read.contains(&p.orbit)));
     std::iter::once(Shape::Coords(c)).chain(rest).collect()
+}
+
+/// `c` with the parity of the permutation of an orbit beside its set's (the first that
+/// some letter permutes oddly, so that the parity is not always even).
+fn with_parity(model: &Model, actions: &[Action], c: &Coords) -> Option<Coords> {
+    let set_orbit = c.parts.iter().find(|p| p.pieces().is_some())?.orbit();
+    let solved = model.solved();
+    let mut s = solved.clone();
+    let orbit = (0..model.orbits.len()).find(|&o| {
+        let orbit = &model.orbits[o];
+        o != set_orbit
+            && (2..=64).contains(&orbit.size)
+            && actions.iter().any(|a| {
+                model.apply(a, &solved, &mut s);
+                odd_permutation(&s[orbit.start..orbit.start + orbit.size], orbit.twist)
+            })
+    })?;
+    let mut parts = c.parts.clone();
+    parts.push(Part::Parity { orbit });
+    Coords::new(model, parts)
 }
 
 /// Whether `c` reads every orbit some letter moves.
@@ -403,6 +426,7 @@ mod tests {
                                 Part::Ori { .. } => "ori",
                                 Part::Set { .. } => "set",
                                 Part::Places { .. } => "places",
+                                Part::Parity { .. } => "parity",
                             })
                             .collect::<Vec<_>>(),
                         c.bytes()
@@ -415,10 +439,18 @@ mod tests {
             kinds(1 << 30),
             ["[\"set\", \"ori\", \"ori\"] 70454205", "8 pieces"]
         );
-        assert_eq!(kinds(2 << 30), kinds(4 << 30));
+        assert_eq!(
+            kinds(2 << 30),
+            ["[\"ori\", \"ori\", \"places\"] 1666345284", "8 pieces"]
+        );
+        // At 4 GiB the same with the parity of the corners' permutation beside it (twice
+        // the entries; the entry of the other parity in the same byte).
         assert_eq!(
             kinds(4 << 30),
-            ["[\"ori\", \"ori\", \"places\"] 1666345284", "8 pieces"]
+            [
+                "[\"ori\", \"ori\", \"places\", \"parity\"] 3332690568",
+                "8 pieces"
+            ]
         );
     }
 

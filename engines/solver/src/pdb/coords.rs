@@ -40,19 +40,27 @@ pub enum Part {
     /// The location of each of the `pieces` (sorted): `n!/(n-k)!` values (Kociemba's
     /// sorted slice coordinate when they are a slice's pieces).
     Places { orbit: usize, pieces: Vec<u8> },
+    /// The parity of the permutation of the orbit's pieces: 2 values, always the fastest
+    /// part, so an entry and the one of the other parity share a byte (a letter that
+    /// only changes the parity finds the child's entry beside the parent's). Not on an
+    /// orbit with a set or places part.
+    Parity { orbit: usize },
 }
 
 impl Part {
     pub fn orbit(&self) -> usize {
         match self {
-            Part::Ori { orbit } | Part::Set { orbit, .. } | Part::Places { orbit, .. } => *orbit,
+            Part::Ori { orbit }
+            | Part::Set { orbit, .. }
+            | Part::Places { orbit, .. }
+            | Part::Parity { orbit } => *orbit,
         }
     }
 
     /// The pieces a set or places part follows.
     pub fn pieces(&self) -> Option<&[u8]> {
         match self {
-            Part::Ori { .. } => None,
+            Part::Ori { .. } | Part::Parity { .. } => None,
             Part::Set { pieces, .. } | Part::Places { pieces, .. } => Some(pieces),
         }
     }
@@ -64,6 +72,7 @@ enum Kind {
     Ori,
     Set,
     Places,
+    Parity,
 }
 
 /// What a part reads of a state, and how.
@@ -75,7 +84,7 @@ struct Reader {
     digits: usize,
     twist: u8,
     /// Per cell: its orientation (Ori), 1 when its piece is in the set (Set), the piece's
-    /// place among the followed ones plus 1, or 0 (Places).
+    /// place among the followed ones plus 1, or 0 (Places), its piece (Parity).
     of_cell: Vec<u8>,
     /// Set: `binom[l * (k + 2) + j]` is `C(l, j)`.
     binom: Vec<u64>,
@@ -113,6 +122,8 @@ impl Reader {
                 r += self.binom[l * row + j] * m as u64;
             }
             r
+        } else if self.kind == Kind::Parity {
+            odd_permutation(cells, self.twist) as u64
         } else {
             let t = self.twist as u64;
             cells[..self.digits]
@@ -120,6 +131,25 @@ impl Reader {
                 .fold(0u64, |r, &c| r * t + self.of_cell[c as usize] as u64)
         }
     }
+}
+
+/// Whether the pieces at an orbit's locations (`cells`, a piece's cell being
+/// `piece * twist + orientation`) are an odd permutation: the pieces less the cycles,
+/// walked once each. At most 64 locations.
+pub(crate) fn odd_permutation(cells: &[u8], twist: u8) -> bool {
+    let n = cells.len();
+    let (mut seen, mut cycles) = (0u64, 0usize);
+    for l in 0..n {
+        if seen >> l & 1 == 0 {
+            cycles += 1;
+            let mut x = l;
+            while seen >> x & 1 == 0 {
+                seen |= 1 << x;
+                x = ((cells[x] / twist) as usize).min(n - 1);
+            }
+        }
+    }
+    (n - cycles) % 2 == 1
 }
 
 /// `C(n, k)`, at most `u64::MAX` (the products in 128 bits: `n` is at most 64 here).
@@ -165,6 +195,12 @@ impl Coords {
                     let digits = o.size - o.ori_sum_fixed as usize;
                     (o.twist as u64).checked_pow(digits as u32)?
                 }
+                Part::Parity { .. } => {
+                    if o.size < 2 || o.size > 64 {
+                        return None;
+                    }
+                    2
+                }
                 Part::Set { pieces, .. } | Part::Places { pieces, .. } => {
                     let mut p = pieces.clone();
                     p.sort_unstable();
@@ -209,13 +245,23 @@ impl Coords {
             if sized.iter().any(|(q, _)| *q == part) {
                 return None;
             }
+            // A parity part's states swap two pieces, which a set or places part of the
+            // same orbit would see.
+            if sized.iter().any(|(q, _): &(Part, u64)| {
+                q.orbit() == part.orbit()
+                    && (matches!(q, Part::Parity { .. }) && part.pieces().is_some()
+                        || matches!(part, Part::Parity { .. }) && q.pieces().is_some())
+            }) {
+                return None;
+            }
             sized.push((part, size));
         }
         if sized.is_empty() || sized.len() > MAX_PARTS {
             return None;
         }
-        // The largest part fastest: the fill turns whole blocks of it at once.
-        sized.sort_by_key(|(p, s)| (*s, p.orbit()));
+        // The largest part fastest: the fill turns whole blocks of it at once. A parity
+        // part is faster still (see [`Part::Parity`]).
+        sized.sort_by_key(|(p, s)| (matches!(p, Part::Parity { .. }), *s, p.orbit()));
         let sizes: Vec<u64> = sized.iter().map(|(_, s)| *s).collect();
         let mut weights = vec![1u64; sizes.len()];
         for i in (0..sizes.len() - 1).rev() {
@@ -307,9 +353,12 @@ impl Coords {
     /// tables and the symmetries' maps do not need.
     pub(super) fn state_of_values(&self, model: &Model, values: &[u64]) -> Vec<u8> {
         let mut s = model.solved();
-        let order = (0..self.parts.len())
-            .filter(|&i| self.parts[i].pieces().is_some())
-            .chain((0..self.parts.len()).filter(|&i| matches!(self.parts[i], Part::Ori { .. })));
+        let kind = |i: usize| match self.parts[i] {
+            Part::Set { .. } | Part::Places { .. } => 0,
+            Part::Parity { .. } => 1,
+            Part::Ori { .. } => 2,
+        };
+        let order = (0..3).flat_map(|k| (0..self.parts.len()).filter(move |&i| kind(i) == k));
         for i in order {
             self.write_part(&mut s, i, values[i]);
         }
@@ -367,6 +416,13 @@ impl Coords {
                     *c = p.unwrap_or(0) * t as u8;
                 }
             }
+            Part::Parity { .. } => {
+                // An odd permutation swaps the first two locations' pieces (orientations
+                // are written after).
+                if v % 2 == 1 {
+                    cells.swap(0, 1);
+                }
+            }
             Part::Set { pieces, .. } => {
                 let locs = unrank_set(v, pieces.len(), &r.binom);
                 let mut others = (0..r.n as u8).filter(|p| !pieces.contains(p));
@@ -417,6 +473,9 @@ impl Coords {
                 Part::Places { orbit, pieces } => {
                     format!("the location of each of pieces {pieces:?} of orbit {orbit}")
                 }
+                Part::Parity { orbit } => {
+                    format!("the parity of the permutation of orbit {orbit}")
+                }
             })
             .collect();
         match &self.sym {
@@ -437,6 +496,15 @@ fn reader(model: &Model, p: &Part) -> Reader {
     let t = o.twist as usize;
     let cells = o.size * t;
     match p {
+        Part::Parity { .. } => Reader {
+            start: o.start,
+            n: o.size,
+            digits: 0,
+            twist: o.twist,
+            of_cell: Vec::new(),
+            binom: Vec::new(),
+            kind: Kind::Parity,
+        },
         Part::Ori { .. } => Reader {
             start: o.start,
             n: o.size,
@@ -543,6 +611,18 @@ mod tests {
         assert!(
             Coords::new(&model, vec![Part::Ori { orbit: 1 }, Part::Ori { orbit: 1 }]).is_none()
         );
+        // A parity beside a set of the same orbit (its states would move the set).
+        assert!(Coords::new(
+            &model,
+            vec![
+                Part::Parity { orbit: 1 },
+                Part::Set {
+                    orbit: 1,
+                    pieces: vec![0, 1]
+                }
+            ]
+        )
+        .is_none());
     }
 
     #[test]
@@ -566,8 +646,21 @@ mod tests {
                 pieces: vec![11, 2, 8, 5],
             },
         ];
-        for (model, parts) in [(m2, c2), (m3.clone(), edges_slice()), (m3, places)] {
+        let parity = vec![Part::Ori { orbit: 0 }, Part::Parity { orbit: 0 }];
+        let cases = [
+            (m2, c2),
+            (m3.clone(), edges_slice()),
+            (m3.clone(), places),
+            (m3, parity),
+        ];
+        for (model, parts) in cases {
             let c = Coords::new(&model, parts).unwrap();
+            // And all values together, through one state.
+            let values: Vec<u64> = c.sizes.iter().map(|&n| n - 1).collect();
+            let s = c.state_of_values(&model, &values);
+            for (i, &v) in values.iter().enumerate() {
+                assert_eq!(c.part_value(i, &s), v);
+            }
             for i in 0..c.parts.len() {
                 let mut seen = vec![false; c.sizes[i] as usize];
                 for v in 0..c.sizes[i] {
@@ -591,7 +684,13 @@ mod tests {
             let (model, _, actions) = cube3_htm();
             let mut parts = edges_slice();
             parts.push(Part::Ori { orbit: 0 });
+            parts.push(Part::Parity { orbit: 0 });
             let c = Coords::new(&model, parts).unwrap();
+            // The parity is the fastest part; on a position the corners' and the edges'
+            // parities agree.
+            let parity_last = matches!(c.parts.last(), Some(Part::Parity { orbit: 0 }));
+            prop_assert!(parity_last);
+            prop_assert_eq!(c.weights.last(), Some(&1));
             let mt = c.move_tables(&model, &actions);
             let mut s = model.solved();
             let mut out = s.clone();
@@ -609,6 +708,8 @@ mod tests {
             }
             prop_assert_eq!(idx, c.index(&out));
             prop_assert!(c.index(&out) < c.size);
+            let edges = Coords::new(&model, vec![Part::Parity { orbit: 1 }]).unwrap();
+            prop_assert_eq!(edges.part_value(0, &out), c.part_value(c.parts.len() - 1, &out));
         }
     }
 }

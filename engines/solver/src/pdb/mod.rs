@@ -42,6 +42,7 @@ mod walk;
 
 pub use cache::{default_cache_dir, description_file, Cache, FILE_PREFIX, FILE_SUFFIX, TEMP_MARK};
 pub use choice::{choose_patterns, several_orbits};
+pub(crate) use coords::odd_permutation;
 pub use coords::{Coords, Part};
 pub use locator::{Located, Locator};
 pub use pattern::Pattern;
@@ -50,7 +51,7 @@ use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::metric::Metric;
 use crate::model::{Action, CellMap, Model};
-use cache::{file_name, load, lock, store, FILE_HEADER};
+use cache::{file_name, load, lock, start_store, FILE_HEADER};
 use fill::Meter;
 use puz_core::{count, Control, Interrupt, Perm};
 use std::path::{Path, PathBuf};
@@ -190,6 +191,31 @@ pub struct Heuristic {
     pub pdbs: Vec<Pdb>,
     /// One line per table: what it follows and where it came from.
     pub report: Vec<String>,
+    /// The tables built and still being saved.
+    pub saving: Saving,
+}
+
+/// Tables being put on disk and in place in the cache by threads of their own (see
+/// [`cache::Storing::finish`]), each holding its table's lock until done: the search
+/// need not wait for the disk. Dropped, it waits for them (a process that ends sooner
+/// leaves no table in place, only a temporary file).
+#[derive(Default)]
+pub struct Saving(Vec<std::thread::JoinHandle<()>>);
+
+impl Saving {
+    /// Waits until every table is on disk and in place (or failed to be: it is then
+    /// built again next time).
+    pub fn wait(&mut self) {
+        for h in self.0.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+impl Drop for Saving {
+    fn drop(&mut self) {
+        self.wait();
+    }
 }
 
 /// One table a budget calls for, and its cache file.
@@ -307,6 +333,7 @@ impl Heuristic {
         let _end = EndPhase(ctl);
         let mut pdbs = Vec::new();
         let mut report = Vec::new();
+        let mut saving = Saving::default();
         for Planned {
             shape: p,
             file,
@@ -314,7 +341,7 @@ impl Heuristic {
         } in planned
         {
             let what = p.describe();
-            let mut _guard = None;
+            let mut guard = None;
             if let Some(f) = &file {
                 if let Some(table) = load(f, p.bytes(), map) {
                     report.push(format!(
@@ -331,7 +358,7 @@ impl Heuristic {
                 }
                 // Not there: build it under its lock, unless another process built it
                 // while this one waited for the lock.
-                _guard = lock(f, &|| {
+                guard = lock(f, &|| {
                     ctl.progress(&format!(
                         "waiting for another process building {}",
                         f.display()
@@ -373,8 +400,15 @@ impl Heuristic {
             if let (Some(f), Some(c)) = (&file, cache) {
                 // The description first: a table's file always has one.
                 let _ = std::fs::write(description_file(f), format!("{}: {what}\n", c.title));
-                match store(f, &pdb.table, ctl) {
-                    Ok(()) => line.push_str(&format!(", saved to {}", f.display())),
+                match start_store(f, &pdb.table, ctl) {
+                    Ok(storing) => {
+                        line.push_str(&format!(", being saved to {}", f.display()));
+                        let guard = guard.take();
+                        saving.0.push(std::thread::spawn(move || {
+                            let _ = storing.finish();
+                            drop(guard);
+                        }));
+                    }
                     Err(_) if ctl.cancelled() => return Err(Interrupt::Cancelled.into()),
                     Err(e) => line.push_str(&format!(", not saved ({e})")),
                 }
@@ -383,12 +417,17 @@ impl Heuristic {
             report.push(line);
             pdbs.push(pdb);
         }
-        Ok(Heuristic { pdbs, report })
+        Ok(Heuristic {
+            pdbs,
+            report,
+            saving,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::cache::store;
     use super::fixtures::setup;
     use super::*;
 

@@ -215,6 +215,8 @@ fn carries(model: &Model, c: &Coords, set_orbit: usize, set: &[u8], m: &CellMap)
                     .clone()
                     .all(|x| pieces.contains(&(m.image(b, x) / t)) == pieces.contains(&(x / t)))
             }),
+            // A symmetry's map renames locations and pieces alike: the parity stays.
+            Part::Parity { .. } => true,
             Part::Ori { orbit } => locs.clone().all(|b| {
                 (0..t).all(|x| {
                     // Per group of pieces, one turn for every piece.
