@@ -155,16 +155,12 @@ mod tests {
         // The same costs and reproducible solutions (every optimal one, with `All`) with
         // and without the excluded last letters, in three metrics on small tables of
         // pieces, and never more nodes.
+        use super::super::tests::{same_answers, POSITIONS};
         use super::super::Wanted;
-        use crate::testsupport::seq;
         let c3 = cube3();
         let ctl = Control::default();
-        let positions = [
-            "R U F' L2 D B R2",
-            "U2 F R' D2 B L' F2 U",
-            "B' R F B' R' D R2 U D'",
-            "U2 D2 F2 B2 L2 R2",
-        ];
+        let mut positions = POSITIONS.to_vec();
+        positions.push("U2 D2 F2 B2 L2 R2");
         let mut fewer = false;
         for metric in [
             Metric::htm(&c3, &FACES, &ctl).unwrap(),
@@ -176,26 +172,12 @@ mod tests {
             let mut without = Solver::new(&c3, &metric, &opts(4 << 20), &ctl).unwrap();
             without.final_letters.iter_mut().for_each(|m| *m = 0);
             without.ending = 0;
-            for p in positions {
-                let p = seq(&c3, p);
-                for wanted in [Wanted::Earliest, Wanted::All] {
-                    let a = with.solve(&p, wanted, &ctl).unwrap();
-                    let b = without.solve(&p, wanted, &ctl).unwrap();
-                    assert!(a.verified && b.verified && a.proved_optimal);
-                    assert_eq!((a.cost, &a.solutions), (b.cost, &b.solutions));
-                    // Node counts are exact when every task runs to its end (the last
-                    // cost's vary from run to run otherwise).
-                    if wanted == Wanted::All {
-                        assert!(
-                            a.nodes <= b.nodes,
-                            "{}: {} > {}",
-                            metric.len(),
-                            a.nodes,
-                            b.nodes
-                        );
-                        fewer |= a.nodes < b.nodes;
-                    }
-                }
+            same_answers(&c3, &with, &without, &positions, Wanted::Earliest);
+            // Node counts are exact when every task runs to its end (the last cost's
+            // vary from run to run otherwise).
+            for (a, b) in same_answers(&c3, &with, &without, &positions, Wanted::All) {
+                assert!(a <= b, "{}: {a} > {b}", metric.len());
+                fewer |= a < b;
             }
         }
         assert!(fewer);

@@ -169,7 +169,7 @@ impl super::Solver {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{opts, FACES};
+    use super::super::tests::{opts, same_answers, FACES, POSITIONS};
     use super::super::Solver;
     use crate::metric::Metric;
     use crate::testsupport::cube3;
@@ -213,7 +213,6 @@ mod tests {
         // The same reproducible optimal solutions with and without the kept look-ups, on
         // small tables (of pieces only, some kept by letters on the inverse).
         use super::super::Wanted;
-        use crate::testsupport::seq;
         let c3 = cube3();
         let ctl = Control::default();
         let htm = Metric::htm(&c3, &FACES, &ctl).unwrap();
@@ -221,22 +220,19 @@ mod tests {
         assert!(with.fixed.iter().any(|&m| m != 0));
         let mut without = Solver::new(&c3, &htm, &opts(4 << 20), &ctl).unwrap();
         without.fixed.iter_mut().for_each(|m| *m = 0);
-        for p in [
-            "R U F' L2 D B R2",
-            "U2 F R' D2 B L' F2 U",
-            "B' R F B' R' D R2 U D'",
-        ] {
-            let p = seq(&c3, p);
-            let a = with.solve(&p, Wanted::Earliest, &ctl).unwrap();
-            let b = without.solve(&p, Wanted::Earliest, &ctl).unwrap();
-            assert!(a.verified && b.verified);
-            assert_eq!((a.cost, &a.solutions), (b.cost, &b.solutions));
-        }
+        same_answers(&c3, &with, &without, &POSITIONS, Wanted::Earliest);
     }
 
     /// Checks on random states that every look-up a letter keeps has the same index on
     /// the child as on the parent; returns the look-ups checked.
     fn check_kept(s: &Solver, seed: u64) -> usize {
+        check_children(s, seed, 200, &s.fixed, 0)
+    }
+
+    /// Checks on random states (`rounds` random letters) that every look-up in a letter's
+    /// mask (`masks[l]`) has on the child the parent's index xor `flip`; returns the
+    /// look-ups checked.
+    fn check_children(s: &Solver, seed: u64, rounds: usize, masks: &[u64], flip: u64) -> usize {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let np = s.heuristic.pdbs.len();
@@ -245,21 +241,25 @@ mod tests {
         let (mut ti, mut ui, mut a, mut b) =
             (vec![0u8; n], vec![0u8; n], vec![0u8; n], vec![0u8; n]);
         let mut checked = 0;
-        for _ in 0..200 {
+        for _ in 0..rounds {
             let m = rng.gen_range(0..s.actions.len());
             s.model.apply(&s.actions[m], &t, &mut u);
             std::mem::swap(&mut t, &mut u);
             s.model.inverse(&t, &mut ti);
-            for l in 0..s.actions.len() {
-                s.model.apply(&s.actions[l], &t, &mut u);
+            for (l, (action, &mask)) in s.actions.iter().zip(masks).enumerate() {
+                s.model.apply(action, &t, &mut u);
                 s.model.inverse(&u, &mut ui);
                 for v in 0..s.variants.len() {
                     s.variant(v, &t, &ti, &mut a);
                     s.variant(v, &u, &ui, &mut b);
                     for k in 0..np {
-                        if s.fixed[l] >> (v * np + k) & 1 == 1 {
+                        if mask >> (v * np + k) & 1 == 1 {
                             let shape = &s.heuristic.pdbs[k].shape;
-                            assert_eq!(shape.index(&a), shape.index(&b), "letter {l}, {v}, {k}");
+                            assert_eq!(
+                                shape.index(&a) ^ flip,
+                                shape.index(&b),
+                                "letter {l}, {v}, {k}"
+                            );
                             checked += 1;
                         }
                     }
@@ -378,12 +378,9 @@ mod tests {
         // A quarter turn changes the corners' parity and, on the inverse of its own axis,
         // nothing else the table reads: the child's index is the parent's with its
         // lowest bit flipped, on random states.
-        use rand::{Rng, SeedableRng};
         let c3 = cube3();
         let htm = Metric::htm(&c3, &FACES, &Control::default()).unwrap();
         let s = parity_solver(&htm);
-        let np = s.heuristic.pdbs.len();
-        let n = s.model.n;
         let quarter = (0..s.actions.len()).filter(|&l| s.metric.alphabet.inverse[l] as usize != l);
         for l in quarter {
             assert!(
@@ -391,32 +388,7 @@ mod tests {
                 "letter {l}"
             );
         }
-        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-        let (mut t, mut u) = (s.model.solved(), s.model.solved());
-        let (mut ti, mut ui, mut a, mut b) =
-            (vec![0u8; n], vec![0u8; n], vec![0u8; n], vec![0u8; n]);
-        let mut checked = 0;
-        for _ in 0..300 {
-            let m = rng.gen_range(0..s.actions.len());
-            s.model.apply(&s.actions[m], &t, &mut u);
-            std::mem::swap(&mut t, &mut u);
-            s.model.inverse(&t, &mut ti);
-            for l in 0..s.actions.len() {
-                s.model.apply(&s.actions[l], &t, &mut u);
-                s.model.inverse(&u, &mut ui);
-                for v in 0..s.variants.len() {
-                    s.variant(v, &t, &ti, &mut a);
-                    s.variant(v, &u, &ui, &mut b);
-                    for k in 0..np {
-                        if s.flipped[l] >> (v * np + k) & 1 == 1 {
-                            let shape = &s.heuristic.pdbs[k].shape;
-                            assert_eq!(shape.index(&a) ^ 1, shape.index(&b), "letter {l}, {v}");
-                            checked += 1;
-                        }
-                    }
-                }
-            }
-        }
+        let checked = check_children(&s, 5, 300, &s.flipped, 1);
         assert!(checked > 1000);
     }
 
@@ -426,7 +398,6 @@ mod tests {
         // (the same values, without their look-ups): the same solutions and, with every
         // task run to its end, the same nodes, in htm and qtm.
         use super::super::Wanted;
-        use crate::testsupport::seq;
         let c3 = cube3();
         let ctl = Control::default();
         for metric in [
@@ -437,19 +408,8 @@ mod tests {
             assert!(with.flipped.iter().any(|&m| m != 0));
             let mut without = parity_solver(&metric);
             without.flipped.iter_mut().for_each(|m| *m = 0);
-            for p in [
-                "R U F' L2 D B R2",
-                "U2 F R' D2 B L' F2 U",
-                "B' R F B' R' D R2 U D'",
-            ] {
-                let p = seq(&c3, p);
-                let a = with.solve(&p, Wanted::All, &ctl).unwrap();
-                let b = without.solve(&p, Wanted::All, &ctl).unwrap();
-                assert!(a.verified && b.verified && a.proved_optimal);
-                assert_eq!(
-                    (a.cost, &a.solutions, a.nodes),
-                    (b.cost, &b.solutions, b.nodes)
-                );
+            for (a, b) in same_answers(&c3, &with, &without, &POSITIONS, Wanted::All) {
+                assert_eq!(a, b);
             }
         }
     }

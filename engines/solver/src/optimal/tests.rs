@@ -9,6 +9,37 @@ use puz_core::Word;
 
 pub(super) const FACES: [&str; 6] = ["U", "D", "R", "L", "F", "B"];
 
+/// Positions the tests that take a shortcut out solve both ways (see [`same_answers`]).
+pub(super) const POSITIONS: [&str; 3] = [
+    "R U F' L2 D B R2",
+    "U2 F R' D2 B L' F2 U",
+    "B' R F B' R' D R2 U D'",
+];
+
+/// Solves each position (a sequence of the puzzle's moves) with a solver and with the
+/// same solver with a shortcut taken out: both re-checked, the first proved optimal, the
+/// same cost and solutions. Returns each pair of node counts (exact with `Wanted::All`).
+pub(super) fn same_answers(
+    puzzle: &Puzzle,
+    with: &Solver,
+    without: &Solver,
+    positions: &[&str],
+    wanted: Wanted,
+) -> Vec<(u64, u64)> {
+    let ctl = Control::default();
+    positions
+        .iter()
+        .map(|text| {
+            let p = seq(puzzle, text);
+            let a = with.solve(&p, wanted, &ctl).unwrap();
+            let b = without.solve(&p, wanted, &ctl).unwrap();
+            assert!(a.verified && b.verified && a.proved_optimal, "{text}");
+            assert_eq!((a.cost, &a.solutions), (b.cost, &b.solutions), "{text}");
+            (a.nodes, b.nodes)
+        })
+        .collect()
+}
+
 pub(super) fn opts(mem: u64) -> OptimalOptions {
     OptimalOptions {
         table_memory: Some(mem),
