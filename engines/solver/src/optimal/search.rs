@@ -226,9 +226,12 @@ impl<'a> Search<'a> {
                 first.push(None);
                 continue;
             }
-            let limit = self
-                .bound
-                .saturating_sub(g + self.s.metric.cost[l as usize]);
+            let g2 = g + self.s.metric.cost[l as usize];
+            if g2 > self.bound {
+                first.push(None);
+                continue;
+            }
+            let limit = self.bound - g2;
             // A look-up the letter keeps, exact above the limit, cuts the child at once.
             let k = self.s.kept(l, &self.levels.ubs[depth], exact, limit);
             kept[ci] = (k, 0);
@@ -240,6 +243,11 @@ impl<'a> Search<'a> {
             self.s
                 .model
                 .apply(&self.s.actions[l as usize], &self.levels.bufs[depth], kid);
+            // At the bound only the solved state is wanted: no look-up.
+            if limit == 0 {
+                first.push(None);
+                continue;
+            }
             // That look-up, unless this node's bound says it cannot cut this child.
             let parent = Parent {
                 ub: &self.levels.ubs[depth],
@@ -315,6 +323,11 @@ impl<'a> Search<'a> {
                 } else {
                     self.next_bound = self.next_bound.min(g2);
                 }
+                continue;
+            }
+            // Any other state at the bound is cut: every letter costs at least 1.
+            if g2 == self.bound {
+                self.next_bound = self.next_bound.min(g2 + 1);
                 continue;
             }
             let limit = self.bound - g2;

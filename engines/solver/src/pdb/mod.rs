@@ -464,6 +464,7 @@ mod tests {
                 assert_eq!(x.table[..], y.table[..]);
             }
         }
+        drop(a);
         std::fs::remove_dir_all(dir).unwrap();
     }
 
@@ -532,6 +533,8 @@ mod tests {
         for (x, y) in again.pdbs.iter().zip(&fresh.pdbs) {
             assert_eq!(x.table[..], y.table[..]);
         }
+        // Its files are settled in the background: wait for them before the folder goes.
+        drop(again);
         std::fs::remove_dir_all(dir).unwrap();
     }
 
