@@ -216,11 +216,11 @@ mod tests {
         let c3 = cube3();
         let ctl = Control::default();
         let htm = Metric::htm(&c3, &FACES, &ctl).unwrap();
-        let with = Solver::new(&c3, &htm, &opts(4 << 20), &ctl).unwrap();
+        let mut with = Solver::new(&c3, &htm, &opts(4 << 20), &ctl).unwrap();
         assert!(with.fixed.iter().any(|&m| m != 0));
         let mut without = Solver::new(&c3, &htm, &opts(4 << 20), &ctl).unwrap();
         without.fixed.iter_mut().for_each(|m| *m = 0);
-        same_answers(&c3, &with, &without, &POSITIONS, Wanted::Earliest);
+        same_answers(&c3, &mut with, &without, &POSITIONS, Wanted::Earliest);
     }
 
     /// Checks on random states that every look-up a letter keeps has the same index on
@@ -404,11 +404,11 @@ mod tests {
             Metric::htm(&c3, &FACES, &ctl).unwrap(),
             Metric::qtm(&c3, &FACES, &ctl).unwrap(),
         ] {
-            let with = parity_solver(&metric);
+            let mut with = parity_solver(&metric);
             assert!(with.flipped.iter().any(|&m| m != 0));
             let mut without = parity_solver(&metric);
             without.flipped.iter_mut().for_each(|m| *m = 0);
-            for (a, b) in same_answers(&c3, &with, &without, &POSITIONS, Wanted::All) {
+            for (a, b) in same_answers(&c3, &mut with, &without, &POSITIONS, Wanted::All) {
                 assert_eq!(a, b);
             }
         }
