@@ -22,7 +22,8 @@ pub(super) struct Axis {
     pub name: String,
     pub map: CellMap,
     pub tables: Vec<usize>,
-    /// Per table it serves: the pieces its set reads about, in the position.
+    /// Per table it serves: the pieces its set (of the most values) reads about, in the
+    /// position.
     pub reads: Vec<Vec<u8>>,
 }
 
@@ -37,25 +38,53 @@ fn tracked(model: &Model, cinv: &[u8], orbit: usize, pieces: &[u8]) -> Vec<u8> {
 
 /// For each table over several orbits with a set: the conjugators (elements of the group
 /// the `generators` make, breadth-first) that read other pieces than every earlier one.
+///
+/// A table with several sets reads other pieces when any of them does. A set of half its
+/// orbit is taken as its complement too: the symmetries that reduce such a table carry it
+/// there when they can (`pdb/symmetric.rs`: the U layer's corners and the D layer's), so
+/// the look-up on the conjugate by `x x` is the one on the position. Were a table not so
+/// reduced, a look-up left out would only be one bound fewer.
 pub(super) fn axes(model: &Model, generators: &[(String, Perm)], shapes: &[Shape]) -> Vec<Axis> {
-    let sets: Vec<(usize, usize, &[u8])> = shapes
+    // Per table: its index, and its sets' orbits and pieces, the most sets' worth first.
+    let sets: Vec<(usize, Vec<(usize, &[u8])>)> = shapes
         .iter()
         .enumerate()
         .filter_map(|(k, s)| match s {
-            Shape::Coords(c) => c
-                .parts
-                .iter()
-                .find_map(|p| p.pieces().map(|pieces| (k, p.orbit(), pieces))),
+            Shape::Coords(c) => {
+                let mut v: Vec<(u64, usize, &[u8])> = (c.parts.iter().zip(&c.sizes))
+                    .filter_map(|(p, &n)| p.pieces().map(|pieces| (n, p.orbit(), pieces)))
+                    .collect();
+                v.sort_by_key(|&(n, o, _)| (std::cmp::Reverse(n), o));
+                let v: Vec<(usize, &[u8])> = v.into_iter().map(|(_, o, p)| (o, p)).collect();
+                (!v.is_empty()).then_some((k, v))
+            }
             Shape::Pieces(_) => None,
         })
         .collect();
     if sets.is_empty() || generators.is_empty() {
         return Vec::new();
     }
+    // A set's pieces, or the others of its orbit when those come first.
+    let canonical = |orbit: usize, t: Vec<u8>| -> Vec<u8> {
+        let n = model.orbits[orbit].size as u8;
+        if 2 * t.len() != n as usize {
+            return t;
+        }
+        let others: Vec<u8> = (0..n).filter(|p| !t.contains(p)).collect();
+        t.min(others)
+    };
+    let read = |cinv: Option<&[u8]>, sets: &[(usize, &[u8])]| -> Vec<Vec<u8>> {
+        sets.iter()
+            .map(|&(orbit, pieces)| {
+                let t = cinv.map_or(pieces.to_vec(), |c| tracked(model, c, orbit, pieces));
+                canonical(orbit, t)
+            })
+            .collect()
+    };
     // Per table, the piece sets read so far (its own first).
-    let mut seen: Vec<HashSet<Vec<u8>>> = sets
+    let mut seen: Vec<HashSet<Vec<Vec<u8>>>> = sets
         .iter()
-        .map(|&(_, _, s)| HashSet::from([s.to_vec()]))
+        .map(|(_, s)| HashSet::from([read(None, s)]))
         .collect();
     let Some(id) = generators.first().map(|(_, g)| Perm::identity(g.degree())) else {
         return Vec::new();
@@ -73,11 +102,11 @@ pub(super) fn axes(model: &Model, generators: &[(String, Perm)], shapes: &[Shape
                 continue;
             };
             let (mut tables, mut reads) = (Vec::new(), Vec::new());
-            for (j, &(k, orbit, pieces)) in sets.iter().enumerate() {
-                let t = tracked(model, &cinv, orbit, pieces);
-                if seen[j].insert(t.clone()) {
-                    tables.push(k);
-                    reads.push(t);
+            for (j, (k, s)) in sets.iter().enumerate() {
+                if seen[j].insert(read(Some(&cinv), s)) {
+                    tables.push(*k);
+                    let (orbit, pieces) = s[0];
+                    reads.push(tracked(model, &cinv, orbit, pieces));
                 }
             }
             if !tables.is_empty() {
@@ -108,6 +137,38 @@ mod tests {
     use crate::symmetry::Symmetries;
     use crate::testsupport::{cube3, seq};
     use puz_core::Control;
+
+    #[test]
+    fn a_layer_and_its_complement_are_one_look_up() {
+        // nxopt's table (the UD slice, the U layer's corners): the conjugates by x and by
+        // x x x read the same slice and complementary layers, and so do the position and
+        // its conjugate by x x. Two conjugates are left, as with the slice alone.
+        let c3 = cube3();
+        let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"], &Control::default()).unwrap();
+        let model = Model::new(&c3).unwrap();
+        let sym = Symmetries::new(&c3, &htm, &Canon::new(&htm));
+        let c = Coords::new(
+            &model,
+            vec![
+                Part::Set {
+                    orbit: 1,
+                    pieces: vec![8, 9, 10, 11],
+                },
+                Part::Set {
+                    orbit: 0,
+                    pieces: vec![0, 1, 2, 3],
+                },
+            ],
+        )
+        .unwrap();
+        let axes = axes(&model, &sym.generators, &[Shape::Coords(c)]);
+        assert_eq!(axes.len(), 2);
+        for a in &axes {
+            // The slice's pieces are what it reports.
+            assert_eq!(a.reads[0].len(), 4);
+            assert!(!a.reads[0].iter().any(|p| [8, 9, 10, 11].contains(p)));
+        }
+    }
 
     #[test]
     fn three_axes_of_the_cube() {

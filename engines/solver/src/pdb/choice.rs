@@ -17,6 +17,13 @@
 //! table's look-ups on conjugates by the puzzle's symmetries. No such table is built when
 //! the tables of pieces for the rest of the budget cover every orbit it reads whole.
 //!
+//! The candidates, the first that fits chosen, strongest first by their measured means
+//! (benches/results.md): the set of the slice's locations with, on every other orbit, the
+//! set of a layer's pieces (nxopt's table: on the 3x3x3 the U layer's corners, 4.93 GB
+//! reduced by 16, a mean of 10.69 in htm, from 8 GiB); where each of the slice's pieces is
+//! with the parity of another orbit's permutation (3.33 GB, 10.52, from 4 GiB); the same
+//! without the parity (1.67 GB, 10.30); the set of the slice's locations alone.
+//!
 //! Beside it, of the tables of pieces for the rest of the budget, those of part of an
 //! orbit it reads are left out: on the 3x3x3 the edge tables cut a few percent of the
 //! nodes and cost more time in look-ups than they save (benches/results.md), so that
@@ -84,7 +91,9 @@ pub fn choose_patterns_until(
     // Beside where the slice's pieces are, the parity of another orbit's permutation,
     // when the budget holds twice that table.
     let parity = places.as_ref().and_then(|c| with_parity(model, actions, c));
-    let Some(c) = [parity, places, set]
+    // The set of the slice's locations with the layers' sets of the other orbits.
+    let layers = set.as_ref().and_then(|c| with_layers(model, actions, c));
+    let Some(c) = [layers, parity, places, set]
         .into_iter()
         .flatten()
         .map(|c| reduce(model, c, conj, budget.saturating_mul(2), ctl, dir))
@@ -147,13 +156,6 @@ fn moves_orbit(model: &Model, a: &Action, o: usize) -> Vec<bool> {
 
 /// The table over several orbits for these letters (see the module header), if any.
 pub fn several_orbits(model: &Model, actions: &[Action]) -> Option<Coords> {
-    let solved = model.solved();
-    let after = |x: &Action, y: &Action| {
-        let (mut a, mut b) = (solved.clone(), solved.clone());
-        model.apply(x, &solved, &mut a);
-        model.apply(y, &a, &mut b);
-        b
-    };
     let mut parts: Vec<Part> = (0..model.orbits.len())
         .filter(|&o| {
             model.orbits[o].twist > 1
@@ -163,16 +165,34 @@ pub fn several_orbits(model: &Model, actions: &[Action]) -> Option<Coords> {
         })
         .map(|orbit| Part::Ori { orbit })
         .collect();
-    // The slices: per letter, the pieces of an orbit that no letter commuting with it moves.
-    let mut best: Option<(u64, usize, Vec<u8>)> = None;
+    let (orbit, pieces, _) = slice(model, actions)?;
+    parts.push(Part::Set { orbit, pieces });
+    Coords::new(model, parts)
+}
+
+/// The slice (see the module header): its orbit, its pieces, and the letters commuting
+/// with the letter it was found from (that letter included: the letters of its axis).
+fn slice(model: &Model, actions: &[Action]) -> Option<(usize, Vec<u8>, Vec<usize>)> {
+    let solved = model.solved();
+    let after = |x: &Action, y: &Action| {
+        let (mut a, mut b) = (solved.clone(), solved.clone());
+        model.apply(x, &solved, &mut a);
+        model.apply(y, &a, &mut b);
+        b
+    };
+    // Per letter, the pieces of an orbit that no letter commuting with it moves.
+    let mut best: Option<(u64, usize, Vec<u8>, Vec<usize>)> = None;
     for a in actions {
-        let commuting: Vec<&Action> = actions
-            .iter()
-            .filter(|b| after(a, b) == after(b, a))
+        let commuting: Vec<usize> = (0..actions.len())
+            .filter(|&b| after(a, &actions[b]) == after(&actions[b], a))
             .collect();
         for (o, orbit) in model.orbits.iter().enumerate() {
             let fixed: Vec<u8> = (0..orbit.size)
-                .filter(|&l| commuting.iter().all(|b| !moves_orbit(model, b, o)[l]))
+                .filter(|&l| {
+                    commuting
+                        .iter()
+                        .all(|&b| !moves_orbit(model, &actions[b], o)[l])
+                })
                 .map(|l| l as u8)
                 .collect();
             if fixed.len() < 2 || fixed.len() + 2 > orbit.size || orbit.size > 64 {
@@ -187,13 +207,51 @@ pub fn several_orbits(model: &Model, actions: &[Action]) -> Option<Coords> {
             )
             .map_or(0, |c| c.size);
             if sets > best.as_ref().map_or(0, |b| b.0) {
-                best = Some((sets, o, fixed));
+                best = Some((sets, o, fixed, commuting.clone()));
             }
         }
     }
-    let (_, orbit, pieces) = best?;
-    parts.push(Part::Set { orbit, pieces });
-    Coords::new(model, parts)
+    best.map(|(_, o, fixed, commuting)| (o, fixed, commuting))
+}
+
+/// `c` with, for each other orbit the letters move, the set of locations of the pieces
+/// one letter of the slice's axis moves (nxopt's corners of the U layer: 70 sets, which
+/// the symmetries that swap U and D carry to the D layer's, see `symmetric.rs`): of the
+/// axis' letters, the one that moves the most sets' worth (`C(n, k)`, at most half the
+/// orbit's pieces), the first on ties.
+fn with_layers(model: &Model, actions: &[Action], c: &Coords) -> Option<Coords> {
+    let (slice_orbit, _, axis) = slice(model, actions)?;
+    let mut parts = c.parts.clone();
+    for (o, orbit) in model.orbits.iter().enumerate() {
+        if o == slice_orbit
+            || orbit.size > 64
+            || parts.iter().any(|p| p.orbit() == o && p.pieces().is_some())
+        {
+            continue;
+        }
+        let best = axis
+            .iter()
+            .map(|&a| {
+                let moved = moves_orbit(model, &actions[a], o);
+                (0..orbit.size as u8)
+                    .filter(|&l| moved[l as usize])
+                    .collect::<Vec<u8>>()
+            })
+            .filter(|p| p.len() >= 2 && 2 * p.len() <= orbit.size)
+            .map(|pieces| {
+                let part = Part::Set { orbit: o, pieces };
+                let sets = Coords::new(model, vec![part.clone()]).map_or(0, |c| c.size);
+                (sets, part)
+            })
+            .rev()
+            .max_by_key(|(sets, _)| *sets);
+        if let Some((_, part)) = best {
+            parts.push(part);
+        }
+    }
+    (parts.len() > c.parts.len())
+        .then(|| Coords::new(model, parts))
+        .flatten()
 }
 
 /// The tables of pieces for a memory budget: for each orbit the letters move, the largest
@@ -452,6 +510,41 @@ mod tests {
                 "8 pieces"
             ]
         );
+        // At 8 GiB nxopt's table: the set of the slice's locations and the set of the U
+        // layer's corners' with every orientation (64,430 classes times 2,187 twists times
+        // 70 sets: 4.93 GB).
+        assert_eq!(
+            kinds(8 << 30),
+            [
+                "[\"set\", \"set\", \"ori\", \"ori\"] 4931794350",
+                "8 pieces"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_layers_are_found_from_the_slice_axis() {
+        // The 3x3x3 in htm and atm: beside the UD slice, the corners the U letters move.
+        for metric in ["htm", "atm"] {
+            let (model, _, actions) = crate::pdb::fixtures::cube3_metric(metric);
+            let c = several_orbits(&model, &actions).unwrap();
+            let l = with_layers(&model, &actions, &c).unwrap();
+            let sets: Vec<&Part> = l.parts.iter().filter(|p| p.pieces().is_some()).collect();
+            assert_eq!(
+                sets,
+                [
+                    &Part::Set {
+                        orbit: 0,
+                        pieces: vec![0, 1, 2, 3]
+                    },
+                    &Part::Set {
+                        orbit: 1,
+                        pieces: vec![8, 9, 10, 11]
+                    }
+                ],
+                "{metric}"
+            );
+        }
     }
 
     #[test]

@@ -14,16 +14,24 @@ pub(super) fn setup() -> (Model, Metric, Vec<Action>) {
 
 /// The 3x3x3's model, its htm metric and the metric's letters as actions.
 pub(super) fn cube3_htm() -> (Model, Metric, Vec<Action>) {
+    cube3_metric("htm")
+}
+
+/// The 3x3x3's model, its metric `name` (htm, qtm or atm) of the face turns and the
+/// metric's letters as actions.
+pub(super) fn cube3_metric(name: &str) -> (Model, Metric, Vec<Action>) {
     let c3 = crate::testsupport::cube3();
     let model = Model::new(&c3).unwrap();
-    let htm = Metric::htm(
-        &c3,
-        &["U", "D", "R", "L", "F", "B"],
-        &puz_core::Control::default(),
-    )
+    let faces = ["U", "D", "R", "L", "F", "B"];
+    let ctl = puz_core::Control::default();
+    let metric = match name {
+        "qtm" => Metric::qtm(&c3, &faces, &ctl),
+        "atm" => Metric::atm(&c3, &faces, &ctl),
+        _ => Metric::htm(&c3, &faces, &ctl),
+    }
     .unwrap();
-    let actions = actions_of(&model, &htm);
-    (model, htm, actions)
+    let actions = actions_of(&model, &metric);
+    (model, metric, actions)
 }
 
 /// The 2x2x2's model, its qtm metric and the metric's letters as actions.

@@ -20,8 +20,47 @@ use crate::error::SolveError;
 use crate::model::{Action, Model};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
-/// The rest's moves carried by every symmetry are tabulated up to this many entries.
+/// The rest's moves carried by every symmetry are tabulated up to this many entries (each
+/// way). Beyond, each part's are ([`PartsNext`]: nxopt's table's rest, 70 sets of the
+/// corners with their twists, would take 44 M entries for the 18 letters of htm and 16
+/// symmetries, and 110 M for the 45 of atm; its parts take 0.7 M and 1.6 M).
 const MAX_NEXT: u64 = 1 << 24;
+
+/// The rest's moves carried by every symmetry, part by part: a rest value is split into
+/// its parts' values (a division by a constant each, as a multiplication), each part's
+/// moved and carried value read from its table, premultiplied by the part's place value.
+struct PartsNext {
+    /// Per rest part, slowest first: its place value, the reciprocal that divides by it,
+    /// its number of values and `t[(l * syms + s) * n + v]`.
+    parts: Vec<(u32, u64, usize, Vec<u32>)>,
+}
+
+impl PartsNext {
+    /// Where letter `l` sends rest value `r`, carried by symmetry `s` (of `syms`).
+    #[inline(always)]
+    fn to(&self, l: usize, s: usize, syms: usize, r: u32) -> u64 {
+        let (mut r, mut out) = (r, 0u64);
+        for (w, m, n, t) in &self.parts {
+            // Lemire's division of a 32-bit value by `w` through `m = 2^64 / w` (rounded
+            // up): exact for every 32-bit `r`. The last part's place value is 1.
+            let v = if *w == 1 {
+                r
+            } else {
+                ((*m as u128 * r as u128) >> 64) as u32
+            };
+            r -= v * w;
+            out += t[(l * syms + s) * n + v as usize] as u64;
+        }
+        out
+    }
+}
+
+thread_local! {
+    /// A thread's lists of a level's work (see [`Fill::level`]).
+    static SCRATCH: std::cell::RefCell<[Vec<u32>; 3]> = const {
+        std::cell::RefCell::new([Vec::new(), Vec::new(), Vec::new()])
+    };
+}
 
 /// A set of classes, shared by the threads of a level.
 struct Marks(Vec<AtomicU64>);
@@ -60,6 +99,8 @@ struct Fill<'a> {
     /// Forward and back: `next[(l * syms + s) * rest + r]`, the rest `r` moved by letter
     /// `l` and carried by symmetry `s` (when small enough, else computed each time).
     next: Option<[Vec<u32>; 2]>,
+    /// Forward and back: the same by parts, when `next` is not tabulated.
+    parts_next: Option<[PartsNext; 2]>,
 }
 
 /// Where a letter sends a class's representative: the first entry of its class, the
@@ -100,6 +141,39 @@ impl Fill<'_> {
             }
         }
         Some(out)
+    }
+
+    /// The rest's tables part by part (see [`PartsNext`]), when the rest's values fit in
+    /// 32 bits and the tables in [`MAX_NEXT`] entries.
+    fn tabulate_parts(&self) -> Option<[PartsNext; 2]> {
+        let red = self.red;
+        let (syms, l_n) = (red.syms, self.letters);
+        let (_, rest_parts) = red.split();
+        let (weights, sizes) = red.rest_radix();
+        let entries: u64 = sizes.iter().map(|&n| n * (syms * l_n) as u64).sum();
+        if red.rest_size > u32::MAX as u64 || entries > MAX_NEXT {
+            return None;
+        }
+        let one = |moves: &Vec<Vec<u32>>| PartsNext {
+            parts: (rest_parts.iter().zip(weights.iter().zip(&sizes)))
+                .enumerate()
+                .map(|(i, (&p, (&w, &n)))| {
+                    let mut t = vec![0u32; (n as usize) * syms * l_n];
+                    for l in 0..l_n {
+                        for s in 0..syms {
+                            for v in 0..n as usize {
+                                let moved = moves[p][v * l_n + l];
+                                t[(l * syms + s) * n as usize + v] =
+                                    red.conj_part(i, moved, s) * w as u32;
+                            }
+                        }
+                    }
+                    let m = if w > 1 { u64::MAX / w + 1 } else { 0 };
+                    (w as u32, m, n as usize, t)
+                })
+                .collect(),
+        };
+        Some([one(&self.fwd), one(&self.back)])
     }
 
     /// Sets entry `j` and the entries its class's stabiliser makes of it; how many were
@@ -175,6 +249,9 @@ impl Fill<'_> {
         if let Some(row) = self.row(lv, l, sym) {
             return row[r as usize] as u64;
         }
+        if let Some(pn) = lv.parts_next {
+            return pn.to(l, sym, self.red.syms, r as u32);
+        }
         let red = self.red;
         let mut v = [0u32; MAX_PARTS];
         red.rest_values(r, &mut v);
@@ -204,6 +281,42 @@ impl Fill<'_> {
         (lo, hi): (u64, u64),
         (at, open, reached): (&Marks, &Marks, &Marks),
     ) -> u64 {
+        let rest = self.red.rest_size;
+        // A task covers as few as one class, whose rest may be large: the lists are the
+        // thread's, kept from task to task, not allocated (and cleared) for each.
+        SCRATCH.with_borrow_mut(|[a, b, hits]| {
+            for v in [&mut *a, &mut *b, &mut *hits] {
+                if v.len() < rest as usize {
+                    v.resize(rest as usize, 0);
+                }
+            }
+            let mut lists = [&mut a[..], &mut b[..]];
+            self.level_in(
+                t,
+                d,
+                pull,
+                cost,
+                (lo, hi),
+                (at, open, reached),
+                &mut lists,
+                hits,
+            )
+        })
+    }
+
+    /// [`Fill::level`] with the lists given (each at least the rest's size).
+    #[allow(clippy::too_many_arguments)]
+    fn level_in(
+        &self,
+        t: &[AtomicU8],
+        d: u8,
+        pull: bool,
+        cost: &[u32],
+        (lo, hi): (u64, u64),
+        (at, open, reached): (&Marks, &Marks, &Marks),
+        lists: &mut [&mut [u32]; 2],
+        hits: &mut [u32],
+    ) -> u64 {
         let red = self.red;
         let moves = if pull { &self.back } else { &self.fwd };
         let rest = red.rest_size;
@@ -211,8 +324,6 @@ impl Fill<'_> {
             vec![Target::default(); self.letters],
             vec![Target::default(); self.letters],
         ];
-        let mut lists = [vec![0u32; rest as usize], vec![0u32; rest as usize]];
-        let mut hits = vec![0u32; rest as usize];
         let lv = Level {
             t,
             d,
@@ -220,6 +331,7 @@ impl Fill<'_> {
             unit: cost.iter().all(|&c| c == 1),
             moves,
             next: self.next.as_ref().map(|n| &n[pull as usize]),
+            parts_next: self.parts_next.as_ref().map(|n| &n[pull as usize]),
         };
         let mut n = 0u64;
         // The class listed one step before: (class, entries listed, its buffers).
@@ -248,16 +360,9 @@ impl Fill<'_> {
             }
             if let Some((c, len, b)) = ahead {
                 n += if pull {
-                    self.pull_class(
-                        &lv,
-                        c,
-                        &mut lists[b][..len],
-                        &to[b],
-                        &mut hits,
-                        (open, reached),
-                    )
+                    self.pull_class(&lv, c, &mut lists[b][..len], &to[b], hits, (open, reached))
                 } else {
-                    self.push_class(&lv, &lists[b][..len], &to[b], &mut hits, reached)
+                    self.push_class(&lv, &lists[b][..len], &to[b], hits, reached)
                 };
             }
             ahead = listed;
@@ -381,6 +486,7 @@ struct Level<'a> {
     unit: bool,
     moves: &'a [Vec<u32>],
     next: Option<&'a Vec<u32>>,
+    parts_next: Option<&'a PartsNext>,
 }
 
 /// Fills the reduced table of `c` (two entries a byte) with the distances from the solved
@@ -392,25 +498,43 @@ pub(super) fn fill_symmetric(
     cost: &[u32],
     meter: &Meter,
 ) -> Result<BigBuf, SolveError> {
-    fill(model, c, actions, cost, meter, true)
+    fill(model, c, actions, cost, meter, Tabulate::Whole)
 }
 
-/// [`fill_symmetric`], the rest's moves tabulated when small enough (`tabulate`) or
-/// computed each time (tests of that path on small tables).
+/// How a fill finds where a letter sends a rest value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tabulate {
+    /// From [`Fill::next`] when small enough, else from [`PartsNext`] when small enough,
+    /// else computed each time.
+    Whole,
+    /// From [`PartsNext`] when small enough (tests of that path on small tables).
+    #[cfg(test)]
+    Parts,
+    /// Computed each time (tests of that path).
+    No,
+}
+
+/// [`fill_symmetric`], the rest's moves tabulated as `tabulate` says.
 fn fill(
     model: &Model,
     c: &Coords,
     actions: &[Action],
     cost: &[u32],
     meter: &Meter,
-    tabulate: bool,
+    tabulate: Tabulate,
 ) -> Result<BigBuf, SolveError> {
     let red = c.sym.as_deref().expect("a table reduced by symmetries");
     let letters = actions.len();
     let moves_bytes: u64 = c.sizes.iter().map(|s| 8 * s * letters as u64).sum();
+    // Either way of tabulating the rest's moves takes at most MAX_NEXT entries each way.
+    let next = red.rest_size * red.syms as u64 * letters as u64;
+    let next_bytes = match tabulate {
+        Tabulate::No => 0,
+        _ => 8 * next.min(MAX_NEXT),
+    };
     meter.ctl.reserve(
         "a pattern database reduced by symmetries (and its move tables)",
-        c.bytes() + moves_bytes,
+        c.bytes() + moves_bytes + next_bytes,
     )?;
     let fwd = c.move_tables(model, actions);
     let back = backward(&fwd, letters);
@@ -420,9 +544,13 @@ fn fill(
         fwd,
         back,
         next: None,
+        parts_next: None,
     };
-    if tabulate {
+    if tabulate == Tabulate::Whole {
         f.next = f.tabulate();
+    }
+    if tabulate != Tabulate::No && f.next.is_none() {
+        f.parts_next = f.tabulate_parts();
     }
     let mut buf = BigBuf::new(c.bytes() as usize, 0xff);
     let t = buf.as_atomic();
@@ -477,10 +605,10 @@ mod tests {
     /// Fills `parts` whole and reduced; every tuple's entry in the reduced table is its
     /// entry in the whole one (walked over every tuple of values).
     fn same_as_whole(parts: Vec<Part>, metric: &str) -> u64 {
-        same_as_whole_tabulated(parts, metric, true)
+        same_as_whole_tabulated(parts, metric, Tabulate::Whole)
     }
 
-    fn same_as_whole_tabulated(parts: Vec<Part>, metric: &str, tabulate: bool) -> u64 {
+    fn same_as_whole_tabulated(parts: Vec<Part>, metric: &str, tabulate: Tabulate) -> u64 {
         let (model, conj) = cube_symmetries();
         let c3 = crate::testsupport::cube3();
         let faces = ["U", "D", "R", "L", "F", "B"];
@@ -539,17 +667,20 @@ mod tests {
 
     #[test]
     fn reduced_fill_with_the_rest_moves_computed_is_the_whole_table() {
-        // The path taken when the rest's moves are too many to tabulate, pushed and
-        // pulled, with unit and with dearer half turns.
+        // The paths taken when the rest's moves are too many to tabulate whole, or even
+        // part by part, pushed and pulled, with unit and with dearer half turns.
         for metric in ["htm", "weighted"] {
-            let parts = vec![
-                Part::Set {
-                    orbit: 1,
-                    pieces: vec![8, 9, 10, 11],
-                },
-                Part::Ori { orbit: 0 },
-            ];
-            assert_eq!(same_as_whole_tabulated(parts, metric, false), 16);
+            for tabulate in [Tabulate::Parts, Tabulate::No] {
+                let parts = vec![
+                    Part::Set {
+                        orbit: 1,
+                        pieces: vec![8, 9, 10, 11],
+                    },
+                    Part::Ori { orbit: 0 },
+                    Part::Parity { orbit: 0 },
+                ];
+                assert_eq!(same_as_whole_tabulated(parts, metric, tabulate), 16);
+            }
         }
     }
 
@@ -600,6 +731,46 @@ mod tests {
             "qtm",
         );
         assert_eq!(syms, 16);
+    }
+
+    #[test]
+    fn reduced_slice_and_layer_are_the_whole_table() {
+        // The UD slice's set (the key) and the U layer's corners' set: the symmetries
+        // that swap U and D carry that set to its complement (34,650 tuples).
+        for metric in ["htm", "qtm"] {
+            let syms = same_as_whole(
+                vec![
+                    Part::Set {
+                        orbit: 1,
+                        pieces: vec![8, 9, 10, 11],
+                    },
+                    Part::Set {
+                        orbit: 0,
+                        pieces: vec![0, 1, 2, 3],
+                    },
+                ],
+                metric,
+            );
+            assert_eq!(syms, 16);
+        }
+    }
+
+    #[test]
+    fn reduced_slice_layer_and_twists_are_the_whole_table() {
+        // The same with the corner twists (75,789,450 tuples), the rest's moves by parts
+        // (too many to tabulate whole: 44 M).
+        let parts = vec![
+            Part::Set {
+                orbit: 1,
+                pieces: vec![8, 9, 10, 11],
+            },
+            Part::Set {
+                orbit: 0,
+                pieces: vec![0, 1, 2, 3],
+            },
+            Part::Ori { orbit: 0 },
+        ];
+        assert_eq!(same_as_whole_tabulated(parts, "htm", Tabulate::Whole), 16);
     }
 
     #[test]

@@ -11,8 +11,14 @@
 //!   it maps the slice's pieces onto themselves and turns each location by an amount that depends only on
 //!   whether the piece there is one of the set (true of Kociemba's edge flips under the
 //!   16 symmetries of the UD axis, since the slice's edges are oriented by another face);
-//! - the *rest*: orientation parts of other orbits, each carried as a function of itself
-//!   (the corner twists, oriented by their U or D facelet).
+//! - the *rest*: the parts of other orbits, each carried as a function of itself: an
+//!   orientation part (the corner twists, oriented by their U or D facelet), a parity,
+//!   or a set whose pieces a symmetry maps onto themselves or, when they are half the
+//!   orbit, onto the others (the set of the U layer's corners, which the symmetries that
+//!   swap U and D send to the D layer's: the set's complement, the same information).
+//!
+//! When the table has several set or places parts, the key is the one that the most
+//! symmetries carry, the one with the most key values on ties.
 //!
 //! The symmetries kept are those of the puzzle's symmetry group that satisfy both, checked
 //! exactly on their maps of cells; they form a subgroup (checked too). Each key's class is
@@ -120,6 +126,17 @@ impl Reduction {
             .sum()
     }
 
+    /// The value `v` of the `i`-th rest part carried by symmetry `s`.
+    #[inline]
+    pub fn conj_part(&self, i: usize, v: u32, s: usize) -> u32 {
+        self.rest_conj[i][v as usize * self.syms + s]
+    }
+
+    /// The rest parts' place values and sizes.
+    pub fn rest_radix(&self) -> (&[u64], Vec<u64>) {
+        (&self.rest_weights, self.rest_sizes.clone())
+    }
+
     /// The rest value `r` carried by symmetry `s`.
     #[inline]
     pub fn conj_rest(&self, r: u64, s: usize) -> u64 {
@@ -194,9 +211,9 @@ pub fn conjugations(model: &Model, elements: &[Perm]) -> Vec<(Perm, CellMap)> {
         .collect()
 }
 
-/// Whether the map of a symmetry carries every part as the module header says: the set
-/// onto itself, the key orbit's orientations by whether the piece is one of the set, the
-/// rest's orientations alone.
+/// Whether the map of a symmetry carries every part as the module header says: the key's
+/// set onto itself, the key orbit's orientations by whether the piece is one of the set,
+/// the rest's parts each as a function of itself.
 fn carries(model: &Model, c: &Coords, set_orbit: usize, set: &[u8], m: &CellMap) -> bool {
     c.parts.iter().all(|part| {
         let o = &model.orbits[part.orbit()];
@@ -209,12 +226,20 @@ fn carries(model: &Model, c: &Coords, set_orbit: usize, set: &[u8], m: &CellMap)
             return false;
         }
         let cells = 0..(o.size * t as usize).min(256) as u8;
+        // Whether every followed piece goes to a followed one (`to == true`) or every
+        // followed piece to one not followed and back (`to == false`).
+        let sends = |pieces: &[u8], to: bool| {
+            locs.clone().all(|b| {
+                cells.clone().all(|x| {
+                    pieces.contains(&(m.image(b, x) / t)) == (pieces.contains(&(x / t)) == to)
+                })
+            })
+        };
         match part {
-            Part::Set { pieces, .. } | Part::Places { pieces, .. } => locs.clone().all(|b| {
-                cells
-                    .clone()
-                    .all(|x| pieces.contains(&(m.image(b, x) / t)) == pieces.contains(&(x / t)))
-            }),
+            Part::Set { pieces, orbit } if *orbit != set_orbit => {
+                sends(pieces, true) || (2 * pieces.len() == o.size && sends(pieces, false))
+            }
+            Part::Set { pieces, .. } | Part::Places { pieces, .. } => sends(pieces, true),
             // A symmetry's map renames locations and pieces alike: the parity stays.
             Part::Parity { .. } => true,
             Part::Ori { orbit } => locs.clone().all(|b| {
@@ -260,8 +285,8 @@ fn recipe(model: &Model, c: &Coords, maps: &[&CellMap]) -> u64 {
 }
 
 /// The table `c` reduced by the symmetries among `conj` that carry its parts (see the
-/// module header), or `c` unchanged when fewer than two do, when it has no set or a part
-/// beside the key that is no orientation, when its key is too large, or when the reduced
+/// module header), or `c` unchanged when fewer than two do, when it has no set or places
+/// part, when its key is too large or not one [`KeyMaps`] carries, or when the reduced
 /// table would have more than `max_entries` entries (without forming its classes: there
 /// are at least `keys / symmetries` of them). The classes are read from the cache folder
 /// `dir` when it holds them, and saved there once formed.
@@ -278,13 +303,27 @@ pub fn reduce(
         .iter()
         .filter_map(|p| p.pieces().map(|pieces| (p.orbit(), pieces)))
         .collect();
-    let [(set_orbit, set)] = sets[..] else {
+    // The key (see the module header): one set or places part an orbit.
+    let key_values = |o: usize| -> u64 {
+        (c.parts.iter().zip(&c.sizes))
+            .filter(|(p, _)| p.orbit() == o)
+            .map(|(_, &n)| n)
+            .product()
+    };
+    let Some((set_orbit, mut kept)) = sets
+        .iter()
+        .map(|&(o, set)| {
+            let kept: Vec<&(Perm, CellMap)> = conj
+                .iter()
+                .filter(|(_, m)| carries(model, &c, o, set, m))
+                .collect();
+            (o, kept)
+        })
+        .rev()
+        .max_by_key(|(o, kept)| (kept.len(), key_values(*o)))
+    else {
         return c;
     };
-    let mut kept: Vec<&(Perm, CellMap)> = conj
-        .iter()
-        .filter(|(_, m)| carries(model, &c, set_orbit, set, m))
-        .collect();
     kept.truncate(MAX_SYMS);
     if kept.len() < 2 || !kept[0].0.is_identity() {
         return c;
@@ -555,5 +594,53 @@ pub(super) mod tests {
         // Kociemba's 64,430 flip-slice classes.
         assert_eq!(red.classes, 64_430);
         assert_eq!(r.size, red.classes * 2187);
+    }
+
+    #[test]
+    fn a_set_carried_to_its_complement_stays_in_the_rest() {
+        // nxopt's table: beside the flip-slice, the U layer's corners' set with the twists.
+        // The 8 symmetries that keep U carry that set onto itself, the 8 that swap U and D
+        // onto the D layer's; all 16 are kept, the flip-slice stays the key. Were the
+        // corners' set the key, 8 would be.
+        let (model, conj) = cube_symmetries();
+        let layer = Part::Set {
+            orbit: 0,
+            pieces: vec![0, 1, 2, 3],
+        };
+        let c = Coords::new(
+            &model,
+            vec![
+                Part::Ori { orbit: 1 },
+                Part::Set {
+                    orbit: 1,
+                    pieces: vec![8, 9, 10, 11],
+                },
+                Part::Ori { orbit: 0 },
+                layer.clone(),
+            ],
+        )
+        .unwrap();
+        let red = reduce(&model, c, &conj, u64::MAX, None, None).sym.unwrap();
+        assert_eq!(
+            (red.syms, red.classes, red.rest_size),
+            (16, 64_430, 2187 * 70)
+        );
+        // A set of three corners of U is no layer: no symmetry swapping U and D carries it.
+        let c = Coords::new(
+            &model,
+            vec![
+                Part::Set {
+                    orbit: 1,
+                    pieces: vec![8, 9, 10, 11],
+                },
+                Part::Set {
+                    orbit: 0,
+                    pieces: vec![0, 1, 2],
+                },
+            ],
+        )
+        .unwrap();
+        let red = reduce(&model, c, &conj, u64::MAX, None, None).sym;
+        assert!(red.map_or(true, |r| r.syms < 16));
     }
 }
