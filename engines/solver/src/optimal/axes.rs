@@ -46,7 +46,8 @@ fn tracked(model: &Model, cinv: &[u8], orbit: usize, pieces: &[u8]) -> Vec<u8> {
 /// reduced, a look-up left out would only be one bound fewer.
 pub(super) fn axes(model: &Model, generators: &[(String, Perm)], shapes: &[Shape]) -> Vec<Axis> {
     // Per table: its index, and its sets' orbits and pieces, the most sets' worth first.
-    let sets: Vec<(usize, Vec<(usize, &[u8])>)> = shapes
+    type Sets<'a> = Vec<(usize, &'a [u8])>;
+    let sets: Vec<(usize, Sets)> = shapes
         .iter()
         .enumerate()
         .filter_map(|(k, s)| match s {

@@ -641,6 +641,6 @@ pub(super) mod tests {
         )
         .unwrap();
         let red = reduce(&model, c, &conj, u64::MAX, None, None).sym;
-        assert!(red.map_or(true, |r| r.syms < 16));
+        assert!(red.is_none_or(|r| r.syms < 16));
     }
 }
