@@ -73,7 +73,8 @@ pub fn choose_patterns_until(
         |c: &Coords| held(c) <= budget / 2 || (held(c) <= budget && reads_all(model, actions, c));
     // Where each of the slice's pieces is, when the symmetries bring that table within
     // the budget; else the set of their locations.
-    let set = several_orbits(model, actions);
+    let slice = slice(model, actions);
+    let set = slice.as_ref().and_then(|s| with_slice(model, actions, s));
     let places = set.as_ref().and_then(|c| {
         let parts = c
             .parts
@@ -92,7 +93,8 @@ pub fn choose_patterns_until(
     // when the budget holds twice that table.
     let parity = places.as_ref().and_then(|c| with_parity(model, actions, c));
     // The set of the slice's locations with the layers' sets of the other orbits.
-    let layers = set.as_ref().and_then(|c| with_layers(model, actions, c));
+    let layers =
+        (set.as_ref().zip(slice.as_ref())).and_then(|(c, s)| with_layers(model, actions, c, s));
     let Some(c) = [layers, parity, places, set]
         .into_iter()
         .flatten()
@@ -156,6 +158,11 @@ fn moves_orbit(model: &Model, a: &Action, o: usize) -> Vec<bool> {
 
 /// The table over several orbits for these letters (see the module header), if any.
 pub fn several_orbits(model: &Model, actions: &[Action]) -> Option<Coords> {
+    with_slice(model, actions, &slice(model, actions)?)
+}
+
+/// The table over several orbits of `slice`: every orientation and the slice's set.
+fn with_slice(model: &Model, actions: &[Action], slice: &Slice) -> Option<Coords> {
     let mut parts: Vec<Part> = (0..model.orbits.len())
         .filter(|&o| {
             model.orbits[o].twist > 1
@@ -165,14 +172,24 @@ pub fn several_orbits(model: &Model, actions: &[Action]) -> Option<Coords> {
         })
         .map(|orbit| Part::Ori { orbit })
         .collect();
-    let (orbit, pieces, _) = slice(model, actions)?;
-    parts.push(Part::Set { orbit, pieces });
+    parts.push(Part::Set {
+        orbit: slice.orbit,
+        pieces: slice.pieces.clone(),
+    });
     Coords::new(model, parts)
 }
 
-/// The slice (see the module header): its orbit, its pieces, and the letters commuting
-/// with the letter it was found from (that letter included: the letters of its axis).
-fn slice(model: &Model, actions: &[Action]) -> Option<(usize, Vec<u8>, Vec<usize>)> {
+/// A slice (see the module header).
+struct Slice {
+    orbit: usize,
+    pieces: Vec<u8>,
+    /// The letters commuting with the letter it was found from, that letter included: the
+    /// letters of its axis.
+    axis: Vec<usize>,
+}
+
+/// The slice of these letters, if any (see the module header).
+fn slice(model: &Model, actions: &[Action]) -> Option<Slice> {
     let solved = model.solved();
     let after = |x: &Action, y: &Action| {
         let (mut a, mut b) = (solved.clone(), solved.clone());
@@ -211,7 +228,11 @@ fn slice(model: &Model, actions: &[Action]) -> Option<(usize, Vec<u8>, Vec<usize
             }
         }
     }
-    best.map(|(_, o, fixed, commuting)| (o, fixed, commuting))
+    best.map(|(_, orbit, pieces, axis)| Slice {
+        orbit,
+        pieces,
+        axis,
+    })
 }
 
 /// `c` with, for each other orbit the letters move, the set of locations of the pieces
@@ -219,18 +240,13 @@ fn slice(model: &Model, actions: &[Action]) -> Option<(usize, Vec<u8>, Vec<usize
 /// the symmetries that swap U and D carry to the D layer's, see `symmetric.rs`): of the
 /// axis' letters, the one that moves the most sets' worth (`C(n, k)`, at most half the
 /// orbit's pieces), the first on ties.
-fn with_layers(model: &Model, actions: &[Action], c: &Coords) -> Option<Coords> {
-    let (slice_orbit, _, axis) = slice(model, actions)?;
+fn with_layers(model: &Model, actions: &[Action], c: &Coords, slice: &Slice) -> Option<Coords> {
     let mut parts = c.parts.clone();
     for (o, orbit) in model.orbits.iter().enumerate() {
-        if o == slice_orbit
-            || orbit.size > 64
-            || parts.iter().any(|p| p.orbit() == o && p.pieces().is_some())
-        {
+        if o == slice.orbit || orbit.size > 64 {
             continue;
         }
-        let best = axis
-            .iter()
+        let best = (slice.axis.iter())
             .map(|&a| {
                 let moved = moves_orbit(model, &actions[a], o);
                 (0..orbit.size as u8)
@@ -528,7 +544,8 @@ mod tests {
         for metric in ["htm", "atm"] {
             let (model, _, actions) = crate::pdb::fixtures::cube3_metric(metric);
             let c = several_orbits(&model, &actions).unwrap();
-            let l = with_layers(&model, &actions, &c).unwrap();
+            let s = slice(&model, &actions).unwrap();
+            let l = with_layers(&model, &actions, &c, &s).unwrap();
             let sets: Vec<&Part> = l.parts.iter().filter(|p| p.pieces().is_some()).collect();
             assert_eq!(
                 sets,

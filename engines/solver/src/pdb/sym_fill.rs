@@ -30,9 +30,20 @@ const MAX_NEXT: u64 = 1 << 24;
 /// its parts' values (a division by a constant each, as a multiplication), each part's
 /// moved and carried value read from its table, premultiplied by the part's place value.
 struct PartsNext {
-    /// Per rest part, slowest first: its place value, the reciprocal that divides by it,
-    /// its number of values and `t[(l * syms + s) * n + v]`.
-    parts: Vec<(u32, u64, usize, Vec<u32>)>,
+    /// The rest parts, slowest first.
+    parts: Vec<PartNext>,
+}
+
+/// One rest part's moves carried by every symmetry (see [`PartsNext`]).
+struct PartNext {
+    /// Its place value, and `2^64 / w` rounded up (0 when `w` is 1).
+    w: u32,
+    m: u64,
+    /// Its number of values.
+    n: usize,
+    /// `t[(l * syms + s) * n + v]`: value `v` moved by letter `l`, carried by symmetry
+    /// `s`, times `w`.
+    t: Vec<u32>,
 }
 
 impl PartsNext {
@@ -40,16 +51,16 @@ impl PartsNext {
     #[inline(always)]
     fn to(&self, l: usize, s: usize, syms: usize, r: u32) -> u64 {
         let (mut r, mut out) = (r, 0u64);
-        for (w, m, n, t) in &self.parts {
-            // Lemire's division of a 32-bit value by `w` through `m = 2^64 / w` (rounded
-            // up): exact for every 32-bit `r`. The last part's place value is 1.
-            let v = if *w == 1 {
+        for p in &self.parts {
+            // Lemire's division of a 32-bit value by `w` through `m`: exact for every
+            // 32-bit `r`. The last part's place value is 1.
+            let v = if p.w == 1 {
                 r
             } else {
-                ((*m as u128 * r as u128) >> 64) as u32
+                ((p.m as u128 * r as u128) >> 64) as u32
             };
-            r -= v * w;
-            out += t[(l * syms + s) * n + v as usize] as u64;
+            r -= v * p.w;
+            out += p.t[(l * syms + s) * p.n + v as usize] as u64;
         }
         out
     }
@@ -155,7 +166,7 @@ impl Fill<'_> {
             return None;
         }
         let one = |moves: &Vec<Vec<u32>>| PartsNext {
-            parts: (rest_parts.iter().zip(weights.iter().zip(&sizes)))
+            parts: (rest_parts.iter().zip(weights.iter().zip(sizes)))
                 .enumerate()
                 .map(|(i, (&p, (&w, &n)))| {
                     let mut t = vec![0u32; (n as usize) * syms * l_n];
@@ -168,8 +179,12 @@ impl Fill<'_> {
                             }
                         }
                     }
-                    let m = if w > 1 { u64::MAX / w + 1 } else { 0 };
-                    (w as u32, m, n as usize, t)
+                    PartNext {
+                        w: w as u32,
+                        m: if w > 1 { u64::MAX / w + 1 } else { 0 },
+                        n: n as usize,
+                        t,
+                    }
                 })
                 .collect(),
         };

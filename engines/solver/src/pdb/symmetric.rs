@@ -133,8 +133,8 @@ impl Reduction {
     }
 
     /// The rest parts' place values and sizes.
-    pub fn rest_radix(&self) -> (&[u64], Vec<u64>) {
-        (&self.rest_weights, self.rest_sizes.clone())
+    pub fn rest_radix(&self) -> (&[u64], &[u64]) {
+        (&self.rest_weights, &self.rest_sizes)
     }
 
     /// The rest value `r` carried by symmetry `s`.
