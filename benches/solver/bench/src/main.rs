@@ -400,7 +400,7 @@ fn main() {
             }
             cache_from_env(&mut opts);
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
-            for (what, h) in solver.histograms() {
+            for (what, bytes, h) in solver.histograms() {
                 let n: u64 = h.iter().sum();
                 let mean = h
                     .iter()
@@ -412,7 +412,7 @@ fn main() {
                 println!(
                     "puz values {}: {what}: {n} entries ({:.0} MiB), mean {mean:.3}, counts {:?}",
                     arg(2),
-                    n as f64 / 2.0 / (1 << 20) as f64,
+                    bytes as f64 / (1 << 20) as f64,
                     &h[..=last]
                 );
             }

@@ -336,7 +336,7 @@ impl Solver {
         let np = self.heuristic.pdbs.len();
         for (k, p) in self.heuristic.pdbs.iter().enumerate() {
             if pr.round[v * np + k] == r {
-                prefetch(&p.table, (pr.idx[v * np + k] >> 1) as usize);
+                prefetch(&p.table, p.byte(pr.idx[v * np + k]));
             }
         }
     }

@@ -283,7 +283,8 @@ impl<'a> Search<'a> {
         }
         // Their prefetches in one burst, after every index (see [`Solver::stage`]).
         for f in first.iter().flatten() {
-            prefetch(&self.s.heuristic.pdbs[f.0 .1].table, (f.1 >> 1) as usize);
+            let p = &self.s.heuristic.pdbs[f.0 .1];
+            prefetch(&p.table, p.byte(f.1));
         }
         // Then each child's first look-up; the children it does not cut are planned (see
         // [`Solver::plan`]) and their first round's indices computed.

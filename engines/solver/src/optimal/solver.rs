@@ -222,13 +222,7 @@ impl Solver {
         let (model, actions) = model_and_actions(puzzle, metric)?;
         let canon = Canon::new(metric);
         let heuristic = Heuristic {
-            pdbs: shapes
-                .into_iter()
-                .map(|shape| crate::pdb::Pdb {
-                    shape,
-                    table: crate::bigbuf::BigBuf::new(1, 0),
-                })
-                .collect(),
+            pdbs: shapes.into_iter().map(crate::pdb::Pdb::unfilled).collect(),
             report: Vec::new(),
             saving: Default::default(),
         };
@@ -454,12 +448,12 @@ impl Solver {
             .sum()
     }
 
-    /// Per table: what it follows, and how many entries hold each value.
-    pub fn histograms(&self) -> Vec<(String, [u64; 16])> {
+    /// Per table: what it follows, its bytes, and how many entries hold each value.
+    pub fn histograms(&self) -> Vec<(String, u64, [u64; 16])> {
         self.heuristic
             .pdbs
             .iter()
-            .map(|p| (p.shape.describe(), p.histogram()))
+            .map(|p| (p.shape.describe(), p.shape.bytes(), p.histogram()))
             .collect()
     }
 

@@ -467,3 +467,68 @@ fn tables_over_several_orbits_are_lower_bounds() {
     let ps = random(&c3, &qtm, 6, 5..8);
     assert!(several_orbits_are_lower_bounds(&c3, &qtm, shapes, &ps) > 0);
 }
+
+#[test]
+fn tables_in_pairs_solve_as_in_nibbles() {
+    // The UD slice's set with the corner twists, reduced by 16 symmetries, in two-bit
+    // entries: every look-up a lower bound, and the same costs and solutions (all of
+    // them) as with the table in nibbles, in htm and atm.
+    use crate::pdb::symmetric::{reduce, tests::cube_symmetries};
+    use crate::pdb::{Coords, Part, Shape};
+    use rand::{Rng, SeedableRng};
+    let c3 = cube3();
+    let ctl = Control::default();
+    let (model, conj) = cube_symmetries();
+    let parts = vec![
+        Part::Set {
+            orbit: 1,
+            pieces: vec![8, 9, 10, 11],
+        },
+        Part::Ori { orbit: 0 },
+    ];
+    let reduced = reduce(
+        &model,
+        Coords::new(&model, parts).unwrap(),
+        &conj,
+        u64::MAX,
+        None,
+        None,
+    );
+    assert!(reduced.sym.is_some());
+    let mut rng = rand::rngs::StdRng::seed_from_u64(29);
+    for metric in [
+        Metric::htm(&c3, &FACES, &Control::default()).unwrap(),
+        Metric::atm(&c3, &FACES, &Control::default()).unwrap(),
+    ] {
+        let shapes = |pairs: bool| {
+            let c = if pairs {
+                reduced.clone().in_pairs()
+            } else {
+                reduced.clone()
+            };
+            vec![Shape::Coords(c)]
+        };
+        let mut o = opts(4 << 20);
+        o.all = true;
+        let mut with = Solver::with_shapes(&c3, &metric, &o, shapes(true), &ctl).unwrap();
+        let without = Solver::with_shapes(&c3, &metric, &o, shapes(false), &ctl).unwrap();
+        assert!(with.heuristic.pdbs[0].shape.pairs());
+        let positions: Vec<String> = (0..6)
+            .map(|_| {
+                (0..rng.gen_range(5..8))
+                    .map(|_| {
+                        ["U", "D", "R", "L", "F", "B"][rng.gen_range(0..6)].to_string()
+                            + ["", "'", "2"][rng.gen_range(0..3)]
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let texts: Vec<&str> = positions.iter().map(|s| s.as_str()).collect();
+        let nodes = same_answers(&c3, &mut with, &without, &texts, Wanted::All);
+        // Coarser entries cut no more than the exact ones.
+        assert!(nodes.iter().all(|&(a, b)| a >= b), "{nodes:?}");
+        let ps: Vec<Perm> = texts.iter().map(|t| seq(&c3, t)).collect();
+        assert!(several_orbits_are_lower_bounds(&c3, &metric, shapes(true), &ps) > 0);
+    }
+}

@@ -73,6 +73,9 @@ pub(super) fn file_name(
                 key = fnv(b"symmetric-v2", key);
                 key = red.hash(key, &fnv);
             }
+            if c.pairs {
+                key = fnv(b"pairs-v1", key);
+            }
         }
     }
     format!("{FILE_PREFIX}{key:016x}{FILE_SUFFIX}")

@@ -19,10 +19,15 @@
 //!
 //! The candidates, the first that fits chosen, strongest first by their measured means
 //! (benches/results.md): the set of the slice's locations with, on every other orbit, the
-//! set of a layer's pieces (nxopt's table: on the 3x3x3 the U layer's corners, 4.93 GB
-//! reduced by 16, a mean of 10.69 in htm, from 8 GiB); where each of the slice's pieces is
-//! with the parity of another orbit's permutation (3.33 GB, 10.52, from 4 GiB); the same
-//! without the parity (1.67 GB, 10.30); the set of the slice's locations alone.
+//! set of a layer's pieces (nxopt's table: on the 3x3x3 the U layer's corners, 9.86 G
+//! entries reduced by 16, a mean of 10.69 in htm); where each of the slice's pieces is
+//! with the parity of another orbit's permutation (6.67 G entries, 10.52); the same
+//! without the parity (3.33 G entries, 10.30); the set of the slice's locations alone.
+//! Each is tried in nibbles, then, when the letters all cost 1, in two-bit entries
+//! (`pairs.rs`: nearly as strong, since these tables' values crowd three levels): on the
+//! 3x3x3 in htm and atm nxopt's table in pairs from 4 GiB (2.5 GB) and in nibbles from
+//! 8 GiB (4.93 GB), the one with the parity in pairs at 2 GiB (1.69 GB), the one without
+//! in pairs at 1 GiB (846 MB).
 //!
 //! Beside it, of the tables of pieces for the rest of the budget, those of part of an
 //! orbit it reads are left out: on the 3x3x3 the edge tables cut a few percent of the
@@ -48,17 +53,20 @@ pub fn choose_patterns(
     budget: u64,
     conj: &[(Perm, CellMap)],
 ) -> Vec<Shape> {
-    choose_patterns_until(model, actions, budget, conj, None, None)
+    choose_patterns_until(model, actions, budget, conj, false, None, None)
 }
 
-/// [`choose_patterns`], the forming of a reduced table's classes given up (the table left
-/// whole, so too large) when `ctl` is cancelled, and the classes read from and saved to
-/// the cache folder `dir`.
+/// [`choose_patterns`], a reduced table taken in two-bit entries (`pairs.rs`) when it fits
+/// only so and `pairs` allows (letters that all cost 1), the forming of a reduced table's
+/// classes given up (the table left whole, so too large) when `ctl` is cancelled, and the
+/// classes read from and saved to the cache folder `dir`.
+#[allow(clippy::too_many_arguments)]
 pub fn choose_patterns_until(
     model: &Model,
     actions: &[Action],
     budget: u64,
     conj: &[(Perm, CellMap)],
+    pairs: bool,
     ctl: Option<&Control>,
     dir: Option<&Path>,
 ) -> Vec<Shape> {
@@ -95,11 +103,21 @@ pub fn choose_patterns_until(
     // The set of the slice's locations with the layers' sets of the other orbits.
     let layers =
         (set.as_ref().zip(slice.as_ref())).and_then(|(c, s)| with_layers(model, actions, c, s));
+    // Entries a byte, at most.
+    let entries = if pairs { 4 } else { 2 };
+    // Each candidate in nibbles, else (reduced) in pairs: a stronger table in pairs goes
+    // before a weaker one in nibbles.
     let Some(c) = [layers, parity, places, set]
         .into_iter()
         .flatten()
-        .map(|c| reduce(model, c, conj, budget.saturating_mul(2), ctl, dir))
-        .find(|c| fits(c))
+        .map(|c| reduce(model, c, conj, budget.saturating_mul(entries), ctl, dir))
+        .find_map(|c| {
+            if fits(&c) {
+                return Some(c);
+            }
+            let c = c.in_pairs();
+            (pairs && c.sym.is_some() && fits(&c)).then_some(c)
+        })
     else {
         return pieces(budget, true).collect();
     };
@@ -535,6 +553,37 @@ mod tests {
                 "[\"set\", \"set\", \"ori\", \"ori\"] 4931794350",
                 "8 pieces"
             ]
+        );
+        // With two-bit entries allowed (letters that all cost 1), nxopt's table from 4 GiB
+        // (39,141,225 lines of 252 entries, and the line of the base); at 8 GiB it stays
+        // in nibbles.
+        let in_pairs = |budget: u64| -> Vec<(bool, u64)> {
+            choose_patterns_until(&model, &actions, budget, &conj, true, None, None)
+                .iter()
+                .map(|s| (s.pairs(), s.bytes()))
+                .collect()
+        };
+        assert_eq!(
+            in_pairs(4 << 30),
+            [(true, 2_505_038_464), (false, 44_089_920)]
+        );
+        // At 1 GiB where each of the slice's pieces is (3.33 G entries, 846 MB), at 2 GiB
+        // with the parity (6.67 G entries, 1.69 GB); at 512 MiB the same as without.
+        assert_eq!(
+            in_pairs(1 << 30),
+            [(true, 846_397_696), (false, 44_089_920)]
+        );
+        assert_eq!(
+            in_pairs(2 << 30),
+            [(true, 1_692_795_328), (false, 44_089_920)]
+        );
+        assert_eq!(
+            in_pairs(1 << 29),
+            [(false, 70_454_205), (false, 44_089_920)]
+        );
+        assert_eq!(
+            in_pairs(8 << 30),
+            [(false, 4_931_794_350), (false, 44_089_920)]
         );
     }
 

@@ -136,9 +136,10 @@ impl Fill<'_> {
 /// The levels of a breadth-first fill of `size` entries in `blocks` blocks of `per_block`
 /// entries (`filled` of them already), each level over chunks of whole blocks in
 /// parallel: `level(d, pull, lo, hi)` sets the entries at `d + 1` among blocks `lo..hi`
-/// (pushed from `d`, or pulled) and says how many. `before(d)` runs before each level.
-/// A level is pulled when the frontier is more than a quarter of the entries left, or
-/// when costs are not all 1.
+/// (pushed from `d`, or pulled) and says how many. `before(d, filled, frontier, last)`
+/// runs before each level (with the entries filled, those of level `d` and of `d - 1`):
+/// false ends the fill there. A level is pulled when the frontier is more than a quarter
+/// of the entries left, or when costs are not all 1.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn levels(
     size: u64,
@@ -147,7 +148,7 @@ pub(super) fn levels(
     blocks: u64,
     per_block: u64,
     meter: &Meter,
-    mut before: impl FnMut(u8),
+    mut before: impl FnMut(u8, u64, u64, u64) -> bool,
     level: impl Fn(u8, bool, u64, u64) -> u64 + Sync,
 ) -> Result<(), SolveError> {
     let unit = cost.iter().all(|&x| x == 1);
@@ -155,12 +156,15 @@ pub(super) fn levels(
     let per_chunk = (CHUNK / per_block).max(1);
     let chunks = blocks.div_ceil(per_chunk);
     let (mut filled, mut frontier, mut d, mut empty) = (filled, filled, 0u8, 0u32);
+    let mut last = 0;
     while d < 14 && filled < size {
         meter.ctl.check()?;
         let unknown = size - filled;
         let pull = !unit || 4 * frontier > unknown;
+        if !before(d, filled, frontier, last) {
+            break;
+        }
         meter.report(d + 1, filled, true);
-        before(d);
         let so_far = AtomicU64::new(0);
         let newly = (0..chunks)
             .into_par_iter()
@@ -174,6 +178,7 @@ pub(super) fn levels(
             })
             .try_reduce(|| 0, |a, b| Ok(a + b))?;
         filled += newly;
+        last = frontier;
         frontier = newly;
         d += 1;
         // With unit costs an empty level ends the search; otherwise a gap as long as the
@@ -240,7 +245,7 @@ pub(super) fn fill_coords(
         blocks,
         inner,
         meter,
-        |_| (),
+        |_, _, _, _| true,
         |d, pull, lo, hi| f.level(t, d, pull, cost, lo, hi),
     )?;
     Ok(buf)

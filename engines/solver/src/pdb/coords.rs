@@ -174,6 +174,9 @@ pub struct Coords {
     pub size: u64,
     pub raw: u64,
     pub sym: Option<Arc<Reduction>>,
+    /// Its entries are two bits (`pairs.rs`), not nibbles: a reduced table only, for
+    /// letters that all cost 1.
+    pub pairs: bool,
     readers: Vec<Reader>,
 }
 
@@ -280,6 +283,7 @@ impl Coords {
             size,
             raw: size,
             sym: None,
+            pairs: false,
             readers,
         })
     }
@@ -342,9 +346,21 @@ impl Coords {
         self.readers[i].value(s)
     }
 
-    /// Bytes of its table (two entries a byte).
+    /// Bytes of its table (two entries a byte, or see [`super::pairs::bytes`]).
     pub fn bytes(&self) -> u64 {
-        self.size.div_ceil(2)
+        if self.pairs {
+            super::pairs::bytes(self.size)
+        } else {
+            self.size.div_ceil(2)
+        }
+    }
+
+    /// The table in two-bit entries.
+    pub(crate) fn in_pairs(self) -> Coords {
+        Coords {
+            pairs: true,
+            ..self
+        }
     }
 
     /// A state whose parts have the values `values` (in the order of `parts`; the cells
@@ -478,7 +494,7 @@ impl Coords {
                 }
             })
             .collect();
-        match &self.sym {
+        let what = match &self.sym {
             None => what.join(", "),
             Some(r) => format!(
                 "{}, reduced by {} symmetries ({} classes of the {})",
@@ -487,6 +503,11 @@ impl Coords {
                 r.classes,
                 r.key_what
             ),
+        };
+        if self.pairs {
+            format!("{what}, two bits an entry")
+        } else {
+            what
         }
     }
 }

@@ -99,10 +99,7 @@ impl Pdb {
         let solved = pattern.index(&model.solved());
         let mut table = BigBuf::new(pattern.bytes() as usize, 0xff);
         sweep(&pattern, &turns, &maps, solved, meter, dir, &mut table)?;
-        Ok(Pdb {
-            shape: Shape::Pieces(pattern),
-            table,
-        })
+        Ok(Pdb::new(Shape::Pieces(pattern), table))
     }
 
     /// The fill on a byte an entry, for any costs (the reference the fill on bit sets is
@@ -237,10 +234,7 @@ impl Pdb {
                 }
             });
         drop(buf);
-        Ok(Pdb {
-            shape: Shape::Pieces(pattern),
-            table: packed,
-        })
+        Ok(Pdb::new(Shape::Pieces(pattern), packed))
     }
 }
 

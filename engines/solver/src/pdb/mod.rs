@@ -18,6 +18,8 @@
 //!   of them with twist 2), `walk` where they send the blocks.
 //! - `symmetric`: a table over several orbits reduced by the puzzle's symmetries;
 //!   `sym_key` how the symmetries carry its key, `sym_fill` its fill.
+//! - `pairs`: such a table in two bits an entry (after nxopt), read as lower bounds;
+//!   `entries` how the one fill reads and writes nibbles or pairs.
 //! - `choice`: which patterns fit the budget.
 //! - `cache`: the tables' files on disk.
 
@@ -26,11 +28,13 @@ mod cache;
 mod choice;
 mod coord_fill;
 mod coords;
+mod entries;
 mod fill;
 #[cfg(test)]
 mod fixtures;
 mod flip;
 mod locator;
+mod pairs;
 mod pattern;
 mod sweep;
 mod sym_cache;
@@ -72,9 +76,17 @@ impl Shape {
         }
     }
 
-    /// Bytes of its table (two entries a byte).
+    /// Bytes of its table (two entries a byte, or see [`pairs::bytes`]).
     pub fn bytes(&self) -> u64 {
-        self.size().div_ceil(2)
+        match self {
+            Shape::Pieces(p) => p.size.div_ceil(2),
+            Shape::Coords(c) => c.bytes(),
+        }
+    }
+
+    /// Whether its entries are two bits (see `pairs.rs`).
+    pub fn pairs(&self) -> bool {
+        matches!(self, Shape::Coords(c) if c.pairs)
     }
 
     /// The index of a full byte state.
@@ -135,9 +147,10 @@ impl Shape {
             Shape::Coords(c) => match &c.sym {
                 None => format!("{} parts of several orbits", c.parts.len()),
                 Some(r) => format!(
-                    "{} parts of several orbits, by {} symmetries",
+                    "{} parts of several orbits, by {} symmetries{}",
                     c.parts.len(),
-                    r.syms
+                    r.syms,
+                    if c.pairs { ", two bits an entry" } else { "" }
                 ),
             },
         }
@@ -148,17 +161,51 @@ impl Shape {
 pub struct Pdb {
     pub shape: Shape,
     pub table: BigBuf,
+    /// Its entries are two bits (`pairs.rs`), with this base.
+    base: Option<u8>,
 }
 
 impl Pdb {
-    /// The entry at index `i` (at most 15).
+    /// The table of `shape` filled in `table`.
+    pub fn new(shape: Shape, table: BigBuf) -> Pdb {
+        let base = shape.pairs().then(|| pairs::base(&table, shape.size()));
+        Pdb { shape, table, base }
+    }
+
+    /// The table of `shape` without its entries (a solver that only plans).
+    pub fn unfilled(shape: Shape) -> Pdb {
+        let base = shape.pairs().then_some(0);
+        Pdb {
+            shape,
+            table: BigBuf::new(1, 0),
+            base,
+        }
+    }
+
+    /// The entry at index `i` (at most 15): a lower bound of the distance, exact in
+    /// nibbles up to 14.
     #[inline]
     pub fn value(&self, i: u64) -> u8 {
-        (self.table[(i >> 1) as usize] >> ((i & 1) * 4)) & 15
+        match self.base {
+            None => (self.table[(i >> 1) as usize] >> ((i & 1) * 4)) & 15,
+            Some(b) => pairs::value(&self.table, b, i),
+        }
+    }
+
+    /// The byte that holds entry `i` (to prefetch).
+    #[inline]
+    pub fn byte(&self, i: u64) -> usize {
+        match self.base {
+            None => (i >> 1) as usize,
+            Some(_) => pairs::locate(i).0,
+        }
     }
 
     /// How many entries hold each value.
     pub fn histogram(&self) -> [u64; 16] {
+        if let Some(b) = self.base {
+            return pairs::histogram(&self.table, self.shape.size(), b);
+        }
         let mut h = [0u64; 16];
         for (i, &b) in self.table.iter().enumerate() {
             h[(b & 15) as usize] += 1;
@@ -239,7 +286,8 @@ pub fn plan(
     cache: Option<&Path>,
     ctl: &Control,
 ) -> Vec<Planned> {
-    choice::choose_patterns_until(model, actions, budget, conj, Some(ctl), cache)
+    let pairs = cost.iter().all(|&c| c == 1);
+    choice::choose_patterns_until(model, actions, budget, conj, pairs, Some(ctl), cache)
         .into_iter()
         .map(|shape| {
             let file = cache.map(|d| d.join(file_name(puzzle_key, actions, cost, &shape)));
@@ -349,7 +397,7 @@ impl Heuristic {
                         count(p.size(), "entry"),
                         f.display()
                     ));
-                    pdbs.push(Pdb { shape: p, table });
+                    pdbs.push(Pdb::new(p, table));
                     continue;
                 }
                 if cached {
@@ -371,7 +419,7 @@ impl Heuristic {
                         f.display()
                     ));
                     before += p.size();
-                    pdbs.push(Pdb { shape: p, table });
+                    pdbs.push(Pdb::new(p, table));
                     continue;
                 }
             }
@@ -382,14 +430,14 @@ impl Heuristic {
             let meter = Meter::new(ctl, label, before, total);
             let pdb = match p {
                 Shape::Pieces(p) => Pdb::fill(model, p, actions, &metric.cost, &meter)?,
-                Shape::Coords(c) => Pdb {
-                    table: if c.sym.is_some() {
+                Shape::Coords(c) => {
+                    let table = if c.sym.is_some() {
                         sym_fill::fill_symmetric(model, &c, actions, &metric.cost, &meter)?
                     } else {
                         coord_fill::fill_coords(model, &c, actions, &metric.cost, &meter)?
-                    },
-                    shape: Shape::Coords(c),
-                },
+                    };
+                    Pdb::new(Shape::Coords(c), table)
+                }
             };
             before += size;
             let mut line = format!(

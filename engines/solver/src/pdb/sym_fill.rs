@@ -1,5 +1,6 @@
 //! The fill of a [`Coords`] table reduced by symmetries ([`super::symmetric`]):
-//! breadth-first on its nibbles like [`super::coord_fill`], a block being a class (every
+//! breadth-first on its entries (nibbles like [`super::coord_fill`], or pairs: the codes
+//! of `pairs.rs`, see [`Entries`]), a block being a class (every
 //! rest value beside its representative key). A letter sends the representative to one
 //! key, whose class and symmetry are found once per block; each entry's rest is moved by
 //! the rest parts' move tables and carried by that symmetry. A pushed entry also sets the
@@ -11,9 +12,11 @@
 //! for one class ahead; then the list is worked letter by letter, without a branch on
 //! what a read found, so the reads of one letter are all in flight together.
 
-use super::coord_fill::{backward, get, levels, prefetch_entries, set};
+use super::coord_fill::{backward, levels};
 use super::coords::{Coords, MAX_PARTS};
+use super::entries::{Entries, Nibbles, Pairs};
 use super::fill::Meter;
+use super::pairs;
 use super::symmetric::Reduction;
 use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
@@ -100,8 +103,8 @@ impl Marks {
     }
 }
 
-/// What a fill works with.
-struct Fill<'a> {
+/// What a fill works with (`E`: the table's entries).
+struct Fill<'a, E> {
     red: &'a Reduction,
     letters: usize,
     /// Per part: where each letter sends each value, and where it comes from.
@@ -112,6 +115,7 @@ struct Fill<'a> {
     next: Option<[Vec<u32>; 2]>,
     /// Forward and back: the same by parts, when `next` is not tabulated.
     parts_next: Option<[PartsNext; 2]>,
+    entries: std::marker::PhantomData<E>,
 }
 
 /// Where a letter sends a class's representative: the first entry of its class, the
@@ -123,7 +127,7 @@ struct Target {
     stab: u64,
 }
 
-impl Fill<'_> {
+impl<E: Entries> Fill<'_, E> {
     /// The rest tables (see [`Fill::next`]).
     fn tabulate(&self) -> Option<[Vec<u32>; 2]> {
         let red = self.red;
@@ -191,19 +195,20 @@ impl Fill<'_> {
         Some([one(&self.fwd), one(&self.back)])
     }
 
-    /// Sets entry `j` and the entries its class's stabiliser makes of it; how many were
-    /// unreached.
-    fn push(&self, t: &[AtomicU8], to: &Target, r: u64, d: u8) -> u64 {
+    /// Sets entry `j` and the entries its class's stabiliser makes of it to `lv.new`
+    /// (level `lv.d + 1`); how many were unreached.
+    fn push(&self, lv: &Level, to: &Target, r: u64) -> u64 {
+        let (t, code, d) = (lv.t, lv.new, lv.d + 1);
         let mut n = 0;
-        if get(t, to.base + r) == 15 {
-            n += set(t, to.base + r, d + 1) as u64;
+        if E::get(t, to.base + r) == E::UNREACHED {
+            n += E::set(t, to.base + r, code, d) as u64;
             let mut m = to.stab;
             while m != 0 {
                 let s = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let j = to.base + self.red.conj_rest(r, s);
-                if get(t, j) == 15 {
-                    n += set(t, j, d + 1) as u64;
+                if E::get(t, j) == E::UNREACHED {
+                    n += E::set(t, j, code, d) as u64;
                 }
             }
         }
@@ -237,14 +242,14 @@ impl Fill<'_> {
         let rest = self.red.rest_size;
         if list.len() as u64 * 16 >= rest {
             for target in to {
-                prefetch_entries(lv.t, target.base, rest);
+                E::prefetch(lv.t, target.base, rest);
             }
             return;
         }
         for (l, target) in to.iter().enumerate() {
             for &r in list {
                 let r2 = self.rest_to(lv, l, target.sym, r as u64);
-                prefetch_entries(lv.t, target.base + r2, 1);
+                E::prefetch(lv.t, target.base + r2, 1);
             }
         }
     }
@@ -277,7 +282,8 @@ impl Fill<'_> {
         red.conj_rest_values(&w, sym)
     }
 
-    /// One level from distance `d` over the classes `lo..hi`: the entries set to `d + 1`.
+    /// One level from distance `d` over the classes `lo..hi`: the entries set to `d + 1`
+    /// (`codes`: the code of the entries at `d` and the one to write).
     /// Pushed, only the classes `at` (those holding entries at `d`); pulled, only those
     /// `open` (which may hold unreached entries; a class found without any is removed).
     /// Every class given an entry is added to `reached`.
@@ -290,7 +296,7 @@ impl Fill<'_> {
     fn level(
         &self,
         t: &[AtomicU8],
-        d: u8,
+        (d, codes): (u8, (u8, u8)),
         pull: bool,
         cost: &[u32],
         (lo, hi): (u64, u64),
@@ -308,7 +314,7 @@ impl Fill<'_> {
             let mut lists = [&mut a[..], &mut b[..]];
             self.level_in(
                 t,
-                d,
+                (d, codes),
                 pull,
                 cost,
                 (lo, hi),
@@ -324,7 +330,7 @@ impl Fill<'_> {
     fn level_in(
         &self,
         t: &[AtomicU8],
-        d: u8,
+        (d, (at_code, new)): (u8, (u8, u8)),
         pull: bool,
         cost: &[u32],
         (lo, hi): (u64, u64),
@@ -342,6 +348,8 @@ impl Fill<'_> {
         let lv = Level {
             t,
             d,
+            at: at_code,
+            new,
             cost,
             unit: cost.iter().all(|&c| c == 1),
             moves,
@@ -359,11 +367,11 @@ impl Fill<'_> {
             let mut listed = None;
             if class < hi && (if pull { open.has(class) } else { at.has(class) }) {
                 let (base, list) = (class * rest, &mut lists[b]);
-                let want = if pull { 15 } else { d };
+                let want = if pull { E::UNREACHED } else { at_code };
                 let mut len = 0;
                 for r in 0..rest {
                     list[len] = r as u32;
-                    len += (get(t, base + r) == want) as usize;
+                    len += (E::get(t, base + r) == want) as usize;
                 }
                 if len > 0 {
                     self.targets(class, moves, &mut to[b]);
@@ -400,7 +408,7 @@ impl Fill<'_> {
             let mut h = 0;
             let mut unreached = |r2: u64| {
                 hits[h] = r2 as u32;
-                h += (get(lv.t, target.base + r2) == 15) as usize;
+                h += (E::get(lv.t, target.base + r2) == E::UNREACHED) as usize;
             };
             match self.row(lv, l, target.sym) {
                 Some(row) => list.iter().for_each(|&r| unreached(row[r as usize] as u64)),
@@ -410,7 +418,7 @@ impl Fill<'_> {
             }
             let mut k = 0;
             for &r2 in &hits[..h] {
-                k += self.push(lv.t, target, r2 as u64, lv.d);
+                k += self.push(lv, target, r2 as u64);
             }
             if k > 0 {
                 reached.add(target.base / self.red.rest_size);
@@ -441,15 +449,15 @@ impl Fill<'_> {
             }
             let c = lv.cost[l];
             let (kept, h) = match self.row(lv, l, target.sym) {
-                Some(row) => sort(lv, c, target, &mut list[..len], hits, |r| {
+                Some(row) => sort::<E>(lv, c, target, &mut list[..len], hits, |r| {
                     row[r as usize] as u64
                 }),
-                None => sort(lv, c, target, &mut list[..len], hits, |r| {
+                None => sort::<E>(lv, c, target, &mut list[..len], hits, |r| {
                     self.rest_to(lv, l, target.sym, r as u64)
                 }),
             };
             for &r in &hits[..h] {
-                got += set(lv.t, base + r as u64, d + 1) as u64;
+                got += E::set(lv.t, base + r as u64, lv.new, d + 1) as u64;
             }
             len = kept;
         }
@@ -466,9 +474,9 @@ impl Fill<'_> {
 /// Sorts the unreached entries `list` of a class by whether the letter of cost `c` that
 /// sends each to `to(r)` in `target`'s block comes from a final entry at `lv.d + 1 - c`:
 /// those not are kept at the front of `list`, those are written to `hits`; how many of
-/// each.
+/// each. (Costs other than 1 come with nibbles only, whose codes are the levels.)
 #[inline(always)]
-fn sort(
+fn sort<E: Entries>(
     lv: &Level,
     c: u32,
     target: &Target,
@@ -479,11 +487,11 @@ fn sort(
     let (mut kept, mut h) = (0, 0);
     for i in 0..list.len() {
         let r = list[i];
-        let y = get(lv.t, target.base + to(r));
+        let y = E::get(lv.t, target.base + to(r));
         let hit = if lv.unit {
-            y == lv.d
+            y == lv.at
         } else {
-            y != 15 && y as u32 + c == lv.d as u32 + 1
+            y != E::UNREACHED && y as u32 + c == lv.d as u32 + 1
         };
         list[kept] = r;
         hits[h] = r;
@@ -496,7 +504,10 @@ fn sort(
 /// What every class of one level works with (see [`Fill::level`]).
 struct Level<'a> {
     t: &'a [AtomicU8],
+    /// The level, the code of its entries and the code of the next level's.
     d: u8,
+    at: u8,
+    new: u8,
     cost: &'a [u32],
     unit: bool,
     moves: &'a [Vec<u32>],
@@ -504,8 +515,9 @@ struct Level<'a> {
     parts_next: Option<&'a PartsNext>,
 }
 
-/// Fills the reduced table of `c` (two entries a byte) with the distances from the solved
-/// entry, 15 standing for 15 or more and for entries no position has.
+/// Fills the reduced table of `c` with the distances from the solved entry: in nibbles,
+/// 15 standing for 15 or more and for entries no position has; in pairs (`c.pairs`) as
+/// `pairs.rs` says.
 pub(super) fn fill_symmetric(
     model: &Model,
     c: &Coords,
@@ -513,7 +525,11 @@ pub(super) fn fill_symmetric(
     cost: &[u32],
     meter: &Meter,
 ) -> Result<BigBuf, SolveError> {
-    fill(model, c, actions, cost, meter, Tabulate::Whole)
+    if c.pairs {
+        fill::<Pairs>(model, c, actions, cost, meter, Tabulate::Whole, Base::Rule)
+    } else {
+        fill::<Nibbles>(model, c, actions, cost, meter, Tabulate::Whole, Base::Rule)
+    }
 }
 
 /// How a fill finds where a letter sends a rest value.
@@ -529,16 +545,50 @@ enum Tabulate {
     No,
 }
 
-/// [`fill_symmetric`], the rest's moves tabulated as `tabulate` says.
-fn fill(
+/// When a fill of pairs turns its reached entries to code 0 (see `pairs.rs`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Base {
+    /// Before the level whose entries, foreseen from the growth of the last one, would
+    /// bring the table past a quarter.
+    Rule,
+    /// Before level `d` (tests).
+    #[cfg(test)]
+    At(u8),
+}
+
+impl Base {
+    /// Whether the entries up to `d` become the base, before level `d` (`filled` entries,
+    /// `frontier` at `d`, `last` at `d - 1`, of `size`).
+    fn now(self, d: u8, filled: u64, frontier: u64, last: u64, size: u64) -> bool {
+        match self {
+            Base::Rule => {
+                d >= 1
+                    && last > 0
+                    && 4 * (filled as u128 + frontier as u128 * frontier as u128 / last as u128)
+                        > size as u128
+            }
+            #[cfg(test)]
+            Base::At(b) => d == b,
+        }
+    }
+}
+
+/// [`fill_symmetric`] in entries `E`, the rest's moves tabulated as `tabulate` says, and
+/// for pairs the base chosen as `when` says. Costs other than 1 need nibbles.
+fn fill<E: Entries>(
     model: &Model,
     c: &Coords,
     actions: &[Action],
     cost: &[u32],
     meter: &Meter,
     tabulate: Tabulate,
+    when: Base,
 ) -> Result<BigBuf, SolveError> {
     let red = c.sym.as_deref().expect("a table reduced by symmetries");
+    assert!(
+        !c.pairs || cost.iter().all(|&x| x == 1),
+        "pairs need unit costs"
+    );
     let letters = actions.len();
     let moves_bytes: u64 = c.sizes.iter().map(|s| 8 * s * letters as u64).sum();
     // Either way of tabulating the rest's moves takes at most MAX_NEXT entries each way.
@@ -553,13 +603,14 @@ fn fill(
     )?;
     let fwd = c.move_tables(model, actions);
     let back = backward(&fwd, letters);
-    let mut f = Fill {
+    let mut f = Fill::<E> {
         red,
         letters,
         fwd,
         back,
         next: None,
         parts_next: None,
+        entries: std::marker::PhantomData,
     };
     if tabulate == Tabulate::Whole {
         f.next = f.tabulate();
@@ -572,15 +623,15 @@ fn fill(
     // The solved entry and the entries its class's stabiliser makes of it.
     let solved = c.index(&model.solved());
     let (class, rest) = (solved / red.rest_size, solved % red.rest_size);
-    set(t, solved, 0);
+    E::set(t, solved, 0, 0);
     let mut filled = 1u64;
     let mut m = red.rep(class).1;
     while m != 0 {
         let s = m.trailing_zeros() as usize;
         m &= m - 1;
         let j = class * red.rest_size + red.conj_rest(rest, s);
-        if get(t, j) == 15 {
-            filled += set(t, j, 0) as u64;
+        if E::get(t, j) == E::UNREACHED {
+            filled += E::set(t, j, 0, 0) as u64;
         }
     }
     // The classes holding the frontier and those reached by the level under way,
@@ -591,7 +642,31 @@ fn fill(
         Marks::new(red.classes, false),
     ];
     marks[0].add(class);
-    let before = |d: u8| marks[(d as usize + 1) % 2].clear();
+    // Pairs: the base once chosen, and the last level begun.
+    let base = AtomicU8::new(u8::MAX);
+    let mut top = 0;
+    let codes = |d: u8| match base.load(Relaxed) {
+        _ if !c.pairs => (d, d + 1),
+        u8::MAX => (d % 3, (d + 1) % 3),
+        b => (d - b, d - b + 1),
+    };
+    let before = |d: u8, filled: u64, frontier: u64, last: u64| {
+        marks[(d as usize + 1) % 2].clear();
+        top = d;
+        if !c.pairs {
+            return true;
+        }
+        match base.load(Relaxed) {
+            u8::MAX if when.now(d, filled, frontier, last, c.size) => {
+                pairs::to_base(t, c.size, d);
+                base.store(d, Relaxed);
+                true
+            }
+            u8::MAX => true,
+            // Two levels after the base: the rest is base + 3 or more.
+            b => d < b + 2,
+        }
+    };
     levels(
         c.size,
         filled,
@@ -602,210 +677,16 @@ fn fill(
         before,
         |d, pull, lo, hi| {
             let (at, reached) = (&marks[d as usize % 2], &marks[(d as usize + 1) % 2]);
-            f.level(t, d, pull, cost, (lo, hi), (at, &open, reached))
+            f.level(t, (d, codes(d)), pull, cost, (lo, hi), (at, &open, reached))
         },
     )?;
+    if c.pairs && base.load(Relaxed) == u8::MAX {
+        // Every level came before a base was chosen: each entry is at most `top + 1`.
+        pairs::to_base(t, c.size, top + 1);
+    }
     Ok(buf)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::coord_fill::fill_coords;
-    use super::super::coords::Part;
-    use super::super::symmetric::{reduce, tests::cube_symmetries};
-    use super::*;
-    use crate::metric::Metric;
-    use puz_core::Control;
-
-    /// Fills `parts` whole and reduced; every tuple's entry in the reduced table is its
-    /// entry in the whole one (walked over every tuple of values).
-    fn same_as_whole(parts: Vec<Part>, metric: &str) -> u64 {
-        same_as_whole_tabulated(parts, metric, Tabulate::Whole)
-    }
-
-    fn same_as_whole_tabulated(parts: Vec<Part>, metric: &str, tabulate: Tabulate) -> u64 {
-        let (model, conj) = cube_symmetries();
-        let c3 = crate::testsupport::cube3();
-        let faces = ["U", "D", "R", "L", "F", "B"];
-        let ctl = Control::default();
-        let mut m = if metric == "qtm" {
-            Metric::qtm(&c3, &faces, &ctl).unwrap()
-        } else {
-            Metric::htm(&c3, &faces, &ctl).unwrap()
-        };
-        if metric == "weighted" {
-            // Half turns cost 2: every level pulled, looking `cost` levels back.
-            for (l, sp) in m.spelling.iter().enumerate() {
-                m.cost[l] = if sp[0].1.abs() == 2 { 2 } else { 1 };
-            }
-            assert!(m.cost.contains(&2));
-        }
-        let metric = m;
-        let actions = crate::testsupport::actions_of(&model, &metric);
-        let whole = Coords::new(&model, parts).unwrap();
-        let reduced = reduce(&model, whole.clone(), &conj, u64::MAX, None, None);
-        let red = reduced.sym.clone().expect("reduced");
-        assert!(reduced.size < whole.size);
-        let meter = Meter::new(&ctl, String::new(), 0, whole.size);
-        let a = fill_coords(&model, &whole, &actions, &metric.cost, &meter).unwrap();
-        let b = fill(&model, &reduced, &actions, &metric.cost, &meter, tabulate).unwrap();
-        let value = |t: &BigBuf, i: u64| (t[(i >> 1) as usize] >> ((i & 1) * 4)) & 15;
-        let n = whole.parts.len();
-        let mut v = [0u32; MAX_PARTS];
-        for i in 0..whole.size {
-            for (x, (&w, &m)) in v.iter_mut().zip(whole.weights.iter().zip(&whole.sizes)) {
-                *x = ((i / w) % m) as u32;
-            }
-            let j = red.index(&v[..n]);
-            assert!(j < reduced.size);
-            assert_eq!(value(&a, i), value(&b, j), "tuple {:?}", &v[..n]);
-        }
-        red.syms as u64
-    }
-
-    #[test]
-    fn reduced_slice_and_twists_are_the_whole_table() {
-        // The UD slice's set with the corner twists (a set as the whole key, the twists
-        // as the rest), in htm: 1,082,565 tuples.
-        let syms = same_as_whole(
-            vec![
-                Part::Set {
-                    orbit: 1,
-                    pieces: vec![8, 9, 10, 11],
-                },
-                Part::Ori { orbit: 0 },
-            ],
-            "htm",
-        );
-        assert_eq!(syms, 16);
-    }
-
-    #[test]
-    fn reduced_fill_with_the_rest_moves_computed_is_the_whole_table() {
-        // The paths taken when the rest's moves are too many to tabulate whole, or even
-        // part by part, pushed and pulled, with unit and with dearer half turns.
-        for metric in ["htm", "weighted"] {
-            for tabulate in [Tabulate::Parts, Tabulate::No] {
-                let parts = vec![
-                    Part::Set {
-                        orbit: 1,
-                        pieces: vec![8, 9, 10, 11],
-                    },
-                    Part::Ori { orbit: 0 },
-                    Part::Parity { orbit: 0 },
-                ];
-                assert_eq!(same_as_whole_tabulated(parts, metric, tabulate), 16);
-            }
-        }
-    }
-
-    #[test]
-    fn reduced_slice_places_and_twists_are_the_whole_table() {
-        // Where each of the UD slice's edges is (Kociemba's sorted slice) with the corner
-        // twists, in qtm: 25,981,560 tuples.
-        let syms = same_as_whole(
-            vec![
-                Part::Places {
-                    orbit: 1,
-                    pieces: vec![8, 9, 10, 11],
-                },
-                Part::Ori { orbit: 0 },
-            ],
-            "qtm",
-        );
-        assert_eq!(syms, 16);
-    }
-
-    #[test]
-    fn reduced_tables_with_dearer_half_turns_are_the_whole_table() {
-        let syms = same_as_whole(
-            vec![
-                Part::Set {
-                    orbit: 1,
-                    pieces: vec![8, 9, 10, 11],
-                },
-                Part::Ori { orbit: 0 },
-            ],
-            "weighted",
-        );
-        assert_eq!(syms, 16);
-    }
-
-    #[test]
-    fn reduced_flip_slice_is_the_whole_table() {
-        // Kociemba's flip-slice (the key: the set and the orientations of its orbit), in
-        // qtm: 1,013,760 tuples.
-        let syms = same_as_whole(
-            vec![
-                Part::Ori { orbit: 1 },
-                Part::Set {
-                    orbit: 1,
-                    pieces: vec![8, 9, 10, 11],
-                },
-            ],
-            "qtm",
-        );
-        assert_eq!(syms, 16);
-    }
-
-    #[test]
-    fn reduced_slice_and_layer_are_the_whole_table() {
-        // The UD slice's set (the key) and the U layer's corners' set: the symmetries
-        // that swap U and D carry that set to its complement (34,650 tuples).
-        for metric in ["htm", "qtm"] {
-            let syms = same_as_whole(
-                vec![
-                    Part::Set {
-                        orbit: 1,
-                        pieces: vec![8, 9, 10, 11],
-                    },
-                    Part::Set {
-                        orbit: 0,
-                        pieces: vec![0, 1, 2, 3],
-                    },
-                ],
-                metric,
-            );
-            assert_eq!(syms, 16);
-        }
-    }
-
-    #[test]
-    fn reduced_slice_layer_and_twists_are_the_whole_table() {
-        // The same with the corner twists (75,789,450 tuples), the rest's moves by parts
-        // (too many to tabulate whole: 44 M).
-        let parts = vec![
-            Part::Set {
-                orbit: 1,
-                pieces: vec![8, 9, 10, 11],
-            },
-            Part::Set {
-                orbit: 0,
-                pieces: vec![0, 1, 2, 3],
-            },
-            Part::Ori { orbit: 0 },
-        ];
-        assert_eq!(same_as_whole_tabulated(parts, "htm", Tabulate::Whole), 16);
-    }
-
-    #[test]
-    fn reduced_slice_twists_and_parity_are_the_whole_table() {
-        // The UD slice's set, the corner twists and the parity of the corners'
-        // permutation (the fastest part, see `Part::Parity`): 2,165,130 tuples, in htm
-        // (half turns keep the parity, quarter turns change it) and qtm.
-        for metric in ["htm", "qtm"] {
-            let syms = same_as_whole(
-                vec![
-                    Part::Set {
-                        orbit: 1,
-                        pieces: vec![8, 9, 10, 11],
-                    },
-                    Part::Ori { orbit: 0 },
-                    Part::Parity { orbit: 0 },
-                ],
-                metric,
-            );
-            assert_eq!(syms, 16);
-        }
-    }
-}
+#[path = "sym_fill_tests.rs"]
+mod tests;

@@ -519,7 +519,7 @@ fn form_classes(
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::canon::Canon;
     use crate::metric::Metric;

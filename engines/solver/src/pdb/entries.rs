@@ -1,0 +1,56 @@
+//! How a fill reads and writes a table's entries: [`Nibbles`] hold the distance itself
+//! (up to 14; 15 not reached), [`Pairs`] a two-bit code (see `pairs.rs`). The fill of a
+//! reduced table ([`super::sym_fill`]) is written once for both.
+
+use super::{coord_fill, pairs};
+use std::sync::atomic::AtomicU8;
+
+pub(super) trait Entries: Sync {
+    /// The code of an entry not reached yet.
+    const UNREACHED: u8;
+    /// The code of entry `i`.
+    fn get(t: &[AtomicU8], i: u64) -> u8;
+    /// Sets entry `i` from unreached to `code`, reached at level `d`; true when this call
+    /// changed it.
+    fn set(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool;
+    /// Asks for the lines of entries `lo..lo + n`.
+    fn prefetch(t: &[AtomicU8], lo: u64, n: u64);
+}
+
+/// Four bits an entry, two a byte.
+pub(super) struct Nibbles;
+
+impl Entries for Nibbles {
+    const UNREACHED: u8 = 15;
+    #[inline(always)]
+    fn get(t: &[AtomicU8], i: u64) -> u8 {
+        coord_fill::get(t, i)
+    }
+    #[inline(always)]
+    fn set(t: &[AtomicU8], i: u64, code: u8, _: u8) -> bool {
+        coord_fill::set(t, i, code)
+    }
+    #[inline(always)]
+    fn prefetch(t: &[AtomicU8], lo: u64, n: u64) {
+        coord_fill::prefetch_entries(t, lo, n)
+    }
+}
+
+/// Two bits an entry, 252 a 64-byte line.
+pub(super) struct Pairs;
+
+impl Entries for Pairs {
+    const UNREACHED: u8 = pairs::UNREACHED;
+    #[inline(always)]
+    fn get(t: &[AtomicU8], i: u64) -> u8 {
+        pairs::get(t, i)
+    }
+    #[inline(always)]
+    fn set(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool {
+        pairs::set(t, i, code, d)
+    }
+    #[inline(always)]
+    fn prefetch(t: &[AtomicU8], lo: u64, n: u64) {
+        pairs::prefetch_entries(t, lo, n)
+    }
+}

@@ -1,0 +1,194 @@
+//! Tables of two bits an entry, after nxopt: half the bytes of nibbles, for a table whose
+//! values crowd a few levels. An entry's code says `0`: at most the table's base, `1` and
+//! `2`: base + 1 and base + 2 exactly, `3`: at least base + 3 (or no position). A code 0
+//! reads the smallest value of its line, kept in the line's first byte: a 64-byte line
+//! holds that byte and 252 entries, so a look-up still reads one cache line. Values are
+//! lower bounds; those past base + 3 and those under the base are not exact.
+//!
+//! The fill ([`super::sym_fill`]) writes codes `d mod 3` while it can (an unreached entry
+//! next to a `d mod 3` one is at `d + 1`: the entries at `d - 3` and below have no
+//! unreached neighbour), keeping each line's smallest level in its first byte; once the
+//! next level would pass a quarter of the table it turns every reached entry to 0
+//! ([`to_base`]) and fills the last two levels as 1 and 2. The base is kept in a trailing
+//! line, so a table loaded from the cache reads it back.
+
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+/// Bytes of a line, and the entries it holds after its first byte.
+pub const LINE: u64 = 64;
+pub const PER_LINE: u64 = 4 * (LINE - 1);
+
+/// The code of an entry not reached (or not yet).
+pub const UNREACHED: u8 = 3;
+
+/// Bytes of a table of `size` entries: its lines and the trailing line with the base.
+pub fn bytes(size: u64) -> u64 {
+    size.div_ceil(PER_LINE) * LINE + LINE
+}
+
+/// The byte holding entry `i`, and the entry's shift in it.
+#[inline(always)]
+pub fn locate(i: u64) -> (usize, u32) {
+    let (line, slot) = (i / PER_LINE, i % PER_LINE);
+    ((line * LINE + 1 + slot / 4) as usize, (slot % 4 * 2) as u32)
+}
+
+/// The first byte of entry `i`'s line (its smallest level).
+#[inline(always)]
+fn head(i: u64) -> usize {
+    (i / PER_LINE * LINE) as usize
+}
+
+/// The base of a filled table of `size` entries.
+pub fn base(table: &[u8], size: u64) -> u8 {
+    table[(size.div_ceil(PER_LINE) * LINE) as usize]
+}
+
+/// The lower bound entry `i` holds (see the module header).
+#[inline(always)]
+pub fn value(table: &[u8], base: u8, i: u64) -> u8 {
+    let (b, sh) = locate(i);
+    match (table[b] >> sh) & 3 {
+        0 => table[head(i)],
+        code => base + code,
+    }
+}
+
+/// The code of entry `i` during a fill.
+#[inline(always)]
+pub fn get(t: &[AtomicU8], i: u64) -> u8 {
+    let (b, sh) = locate(i);
+    (t[b].load(Relaxed) >> sh) & 3
+}
+
+/// Sets entry `i`, which was [`UNREACHED`] (or is being set to `code` by another thread),
+/// to `code`, reached at level `d`; true when this call changed it. The line's first
+/// byte keeps the first level that reached one of its entries: the levels come in order,
+/// and every writer of one level writes the same.
+#[inline(always)]
+pub fn set(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool {
+    let (b, sh) = locate(i);
+    let old = t[b].fetch_and(!((3 & !code) << sh), Relaxed);
+    let changed = (old >> sh) & 3 == UNREACHED;
+    if changed {
+        let h = &t[head(i)];
+        if h.load(Relaxed) == u8::MAX {
+            h.store(d, Relaxed);
+        }
+    }
+    changed
+}
+
+/// Asks for the lines of entries `lo..lo + n` (see [`super::coord_fill::prefetch_entries`]).
+#[inline]
+pub fn prefetch_entries(t: &[AtomicU8], lo: u64, n: u64) {
+    let (a, b) = (head(lo), head(lo + n) + 1);
+    for i in (a..b.min(t.len())).step_by(LINE as usize) {
+        crate::prefetch::prefetch_l2(t, i);
+    }
+}
+
+/// Turns every reached entry of a table of `size` entries to code 0 and records `base`:
+/// every entry reached so far is at most `base`, and the next levels are written as
+/// 1 and 2. (Between two levels of a fill: no other thread writes.)
+pub fn to_base(t: &[AtomicU8], size: u64, base: u8) {
+    let lines = size.div_ceil(PER_LINE) as usize;
+    t[..lines * LINE as usize]
+        .par_chunks(LINE as usize)
+        .for_each(|line| {
+            for x in &line[1..] {
+                // A field stays 3 when both its bits are set, else it becomes 0.
+                let v = x.load(Relaxed);
+                x.store((v & (v >> 1) & 0x55) * 3, Relaxed);
+            }
+        });
+    t[lines * LINE as usize].store(base, Relaxed);
+}
+
+/// How many entries hold each value (codes 0 as their line's smallest level).
+pub fn histogram(table: &[u8], size: u64, base: u8) -> [u64; 16] {
+    let lines = size.div_ceil(PER_LINE);
+    (0..lines)
+        .into_par_iter()
+        .fold(
+            || [0u64; 16],
+            |mut h, l| {
+                let line = &table[(l * LINE) as usize..((l + 1) * LINE) as usize];
+                let n = (size - l * PER_LINE).min(PER_LINE);
+                for s in 0..n {
+                    let code = (line[1 + (s / 4) as usize] >> (s % 4 * 2)) & 3;
+                    let v = if code == 0 { line[0] } else { base + code };
+                    h[v.min(15) as usize] += 1;
+                }
+                h
+            },
+        )
+        .reduce(
+            || [0u64; 16],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn atomic(t: &mut [u8]) -> &[AtomicU8] {
+        // SAFETY: AtomicU8 has the layout of u8, and the borrow is exclusive.
+        unsafe { &*(t as *mut [u8] as *const [AtomicU8]) }
+    }
+
+    #[test]
+    fn entries_fill_lines_after_their_first_byte() {
+        assert_eq!(locate(0), (1, 0));
+        assert_eq!(locate(3), (1, 6));
+        assert_eq!(locate(4), (2, 0));
+        assert_eq!(locate(251), (63, 6));
+        assert_eq!(locate(252), (65, 0));
+        assert_eq!(bytes(252), 128);
+        assert_eq!(bytes(253), 192);
+        // Every entry has its own two bits.
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..3 * PER_LINE {
+            let (b, sh) = locate(i);
+            assert_ne!(b as u64 % LINE, 0);
+            assert!(seen.insert((b, sh)));
+        }
+    }
+
+    #[test]
+    fn codes_levels_and_base() {
+        let size = 600;
+        let mut t = vec![u8::MAX; bytes(size) as usize];
+        {
+            let a = atomic(&mut t);
+            assert!(set(a, 5, 1, 4));
+            assert!(!set(a, 5, 1, 4));
+            assert!(set(a, 7, 2, 5));
+            assert!(set(a, 300, 0, 6));
+            assert_eq!((get(a, 5), get(a, 7), get(a, 6)), (1, 2, UNREACHED));
+        }
+        // The first level to reach a line is its smallest.
+        assert_eq!((t[0], t[64]), (4, 6));
+        to_base(atomic(&mut t), size, 6);
+        assert_eq!(base(&t, size), 6);
+        {
+            let a = atomic(&mut t);
+            assert_eq!((get(a, 5), get(a, 7), get(a, 300), get(a, 6)), (0, 0, 0, 3));
+            assert!(set(a, 6, 1, 7));
+            assert!(set(a, 599, 2, 8));
+        }
+        assert_eq!(value(&t, 6, 5), 4);
+        assert_eq!(value(&t, 6, 300), 6);
+        assert_eq!(value(&t, 6, 6), 7);
+        assert_eq!(value(&t, 6, 599), 8);
+        assert_eq!(value(&t, 6, 8), 9);
+        let h = histogram(&t, size, 6);
+        assert_eq!(h.iter().sum::<u64>(), size);
+        assert_eq!((h[4], h[6], h[7], h[8], h[9]), (2, 1, 1, 1, size - 5));
+    }
+}

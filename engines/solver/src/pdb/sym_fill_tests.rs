@@ -1,0 +1,319 @@
+//! Tests of the reduced fill (`sym_fill.rs`): against the whole table, and pairs against
+//! nibbles.
+
+use super::super::coord_fill::fill_coords;
+use super::super::coords::Part;
+use super::super::symmetric::{reduce, tests::cube_symmetries};
+use super::*;
+use crate::metric::Metric;
+use puz_core::Control;
+
+/// Fills `parts` whole and reduced; every tuple's entry in the reduced table is its
+/// entry in the whole one (walked over every tuple of values).
+fn same_as_whole(parts: Vec<Part>, metric: &str) -> u64 {
+    same_as_whole_tabulated(parts, metric, Tabulate::Whole)
+}
+
+fn same_as_whole_tabulated(parts: Vec<Part>, metric: &str, tabulate: Tabulate) -> u64 {
+    let (model, conj) = cube_symmetries();
+    let c3 = crate::testsupport::cube3();
+    let faces = ["U", "D", "R", "L", "F", "B"];
+    let ctl = Control::default();
+    let mut m = if metric == "qtm" {
+        Metric::qtm(&c3, &faces, &ctl).unwrap()
+    } else {
+        Metric::htm(&c3, &faces, &ctl).unwrap()
+    };
+    if metric == "weighted" {
+        // Half turns cost 2: every level pulled, looking `cost` levels back.
+        for (l, sp) in m.spelling.iter().enumerate() {
+            m.cost[l] = if sp[0].1.abs() == 2 { 2 } else { 1 };
+        }
+        assert!(m.cost.contains(&2));
+    }
+    let metric = m;
+    let actions = crate::testsupport::actions_of(&model, &metric);
+    let whole = Coords::new(&model, parts).unwrap();
+    let reduced = reduce(&model, whole.clone(), &conj, u64::MAX, None, None);
+    let red = reduced.sym.clone().expect("reduced");
+    assert!(reduced.size < whole.size);
+    let meter = Meter::new(&ctl, String::new(), 0, whole.size);
+    let a = fill_coords(&model, &whole, &actions, &metric.cost, &meter).unwrap();
+    let b = fill::<Nibbles>(
+        &model,
+        &reduced,
+        &actions,
+        &metric.cost,
+        &meter,
+        tabulate,
+        Base::Rule,
+    )
+    .unwrap();
+    let value = |t: &BigBuf, i: u64| (t[(i >> 1) as usize] >> ((i & 1) * 4)) & 15;
+    let n = whole.parts.len();
+    let mut v = [0u32; MAX_PARTS];
+    for i in 0..whole.size {
+        for (x, (&w, &m)) in v.iter_mut().zip(whole.weights.iter().zip(&whole.sizes)) {
+            *x = ((i / w) % m) as u32;
+        }
+        let j = red.index(&v[..n]);
+        assert!(j < reduced.size);
+        assert_eq!(value(&a, i), value(&b, j), "tuple {:?}", &v[..n]);
+    }
+    red.syms as u64
+}
+
+#[test]
+fn reduced_slice_and_twists_are_the_whole_table() {
+    // The UD slice's set with the corner twists (a set as the whole key, the twists
+    // as the rest), in htm: 1,082,565 tuples.
+    let syms = same_as_whole(
+        vec![
+            Part::Set {
+                orbit: 1,
+                pieces: vec![8, 9, 10, 11],
+            },
+            Part::Ori { orbit: 0 },
+        ],
+        "htm",
+    );
+    assert_eq!(syms, 16);
+}
+
+#[test]
+fn reduced_fill_with_the_rest_moves_computed_is_the_whole_table() {
+    // The paths taken when the rest's moves are too many to tabulate whole, or even
+    // part by part, pushed and pulled, with unit and with dearer half turns.
+    for metric in ["htm", "weighted"] {
+        for tabulate in [Tabulate::Parts, Tabulate::No] {
+            let parts = vec![
+                Part::Set {
+                    orbit: 1,
+                    pieces: vec![8, 9, 10, 11],
+                },
+                Part::Ori { orbit: 0 },
+                Part::Parity { orbit: 0 },
+            ];
+            assert_eq!(same_as_whole_tabulated(parts, metric, tabulate), 16);
+        }
+    }
+}
+
+#[test]
+fn reduced_slice_places_and_twists_are_the_whole_table() {
+    // Where each of the UD slice's edges is (Kociemba's sorted slice) with the corner
+    // twists, in qtm: 25,981,560 tuples.
+    let syms = same_as_whole(
+        vec![
+            Part::Places {
+                orbit: 1,
+                pieces: vec![8, 9, 10, 11],
+            },
+            Part::Ori { orbit: 0 },
+        ],
+        "qtm",
+    );
+    assert_eq!(syms, 16);
+}
+
+#[test]
+fn reduced_tables_with_dearer_half_turns_are_the_whole_table() {
+    let syms = same_as_whole(
+        vec![
+            Part::Set {
+                orbit: 1,
+                pieces: vec![8, 9, 10, 11],
+            },
+            Part::Ori { orbit: 0 },
+        ],
+        "weighted",
+    );
+    assert_eq!(syms, 16);
+}
+
+#[test]
+fn reduced_flip_slice_is_the_whole_table() {
+    // Kociemba's flip-slice (the key: the set and the orientations of its orbit), in
+    // qtm: 1,013,760 tuples.
+    let syms = same_as_whole(
+        vec![
+            Part::Ori { orbit: 1 },
+            Part::Set {
+                orbit: 1,
+                pieces: vec![8, 9, 10, 11],
+            },
+        ],
+        "qtm",
+    );
+    assert_eq!(syms, 16);
+}
+
+#[test]
+fn reduced_slice_and_layer_are_the_whole_table() {
+    // The UD slice's set (the key) and the U layer's corners' set: the symmetries
+    // that swap U and D carry that set to its complement (34,650 tuples).
+    for metric in ["htm", "qtm"] {
+        let syms = same_as_whole(
+            vec![
+                Part::Set {
+                    orbit: 1,
+                    pieces: vec![8, 9, 10, 11],
+                },
+                Part::Set {
+                    orbit: 0,
+                    pieces: vec![0, 1, 2, 3],
+                },
+            ],
+            metric,
+        );
+        assert_eq!(syms, 16);
+    }
+}
+
+#[test]
+fn reduced_slice_layer_and_twists_are_the_whole_table() {
+    // The same with the corner twists (75,789,450 tuples), the rest's moves by parts
+    // (too many to tabulate whole: 44 M).
+    let parts = vec![
+        Part::Set {
+            orbit: 1,
+            pieces: vec![8, 9, 10, 11],
+        },
+        Part::Set {
+            orbit: 0,
+            pieces: vec![0, 1, 2, 3],
+        },
+        Part::Ori { orbit: 0 },
+    ];
+    assert_eq!(same_as_whole_tabulated(parts, "htm", Tabulate::Whole), 16);
+}
+
+#[test]
+fn reduced_slice_twists_and_parity_are_the_whole_table() {
+    // The UD slice's set, the corner twists and the parity of the corners'
+    // permutation (the fastest part, see `Part::Parity`): 2,165,130 tuples, in htm
+    // (half turns keep the parity, quarter turns change it) and qtm.
+    for metric in ["htm", "qtm"] {
+        let syms = same_as_whole(
+            vec![
+                Part::Set {
+                    orbit: 1,
+                    pieces: vec![8, 9, 10, 11],
+                },
+                Part::Ori { orbit: 0 },
+                Part::Parity { orbit: 0 },
+            ],
+            metric,
+        );
+        assert_eq!(syms, 16);
+    }
+}
+
+/// Fills `parts` reduced, in nibbles and in pairs (the base chosen as `when` says):
+/// every entry of the pairs is what `pairs.rs` makes of the nibbles' (at most the
+/// base: the smallest such value of its line; base + 1 and base + 2 exact; beyond,
+/// base + 3). The base chosen, and the one the rule gives from the nibbles' counts.
+fn pairs_as_nibbles(
+    parts: Vec<Part>,
+    metric: &str,
+    when: Base,
+    tabulate: Tabulate,
+) -> (u8, Option<u8>) {
+    let (model, conj) = cube_symmetries();
+    let metric = crate::pdb::fixtures::cube3_metric(metric).1;
+    let actions = crate::testsupport::actions_of(&model, &metric);
+    let whole = Coords::new(&model, parts).unwrap();
+    let reduced = reduce(&model, whole, &conj, u64::MAX, None, None);
+    assert!(reduced.sym.is_some());
+    let ctl = Control::default();
+    let meter = Meter::new(&ctl, String::new(), 0, reduced.size);
+    let (cost, size) = (&metric.cost, reduced.size);
+    let a = fill::<Nibbles>(&model, &reduced, &actions, cost, &meter, tabulate, when);
+    let a = a.unwrap();
+    let in_pairs = reduced.in_pairs();
+    let b = fill::<Pairs>(&model, &in_pairs, &actions, cost, &meter, tabulate, when);
+    let b = b.unwrap();
+    assert_eq!(b.len() as u64, in_pairs.bytes());
+    let nib = |i: u64| (a[(i >> 1) as usize] >> ((i & 1) * 4)) & 15;
+    let base = pairs::base(&b, size);
+    for line in 0..size.div_ceil(pairs::PER_LINE) {
+        let (lo, hi) = (
+            line * pairs::PER_LINE,
+            ((line + 1) * pairs::PER_LINE).min(size),
+        );
+        let least = (lo..hi).map(nib).filter(|&v| v <= base).min();
+        for i in lo..hi {
+            let v = nib(i);
+            let want = match v {
+                _ if v <= base => least.unwrap(),
+                _ if v <= base + 2 => v,
+                _ => base + 3,
+            };
+            assert_eq!(
+                pairs::value(&b, base, i),
+                want,
+                "entry {i} of {v}, base {base}"
+            );
+        }
+    }
+    // The rule from the counts: before level d, the entries up to d and the next
+    // level foreseen from the growth of the last.
+    let mut count = [0u64; 16];
+    (0..size).for_each(|i| count[nib(i) as usize] += 1);
+    let rule = (1..14u8).find(|&d| {
+        let filled: u64 = count[..=d as usize].iter().sum();
+        let (frontier, last) = (count[d as usize], count[d as usize - 1]);
+        Base::Rule.now(d, filled, frontier, last, size)
+    });
+    (base, rule)
+}
+
+/// The UD slice's set and the corner twists.
+fn slice_and_twists() -> Vec<Part> {
+    vec![
+        Part::Set {
+            orbit: 1,
+            pieces: vec![8, 9, 10, 11],
+        },
+        Part::Ori { orbit: 0 },
+    ]
+}
+
+#[test]
+fn pairs_hold_what_nibbles_hold_from_each_base() {
+    // Every base up to the last level, and one past it: then every entry reached is
+    // at most the last level plus one.
+    let (base, rule) = pairs_as_nibbles(slice_and_twists(), "htm", Base::Rule, Tabulate::Whole);
+    assert_eq!(Some(base), rule);
+    for b in 1..=base + 3 {
+        let (got, _) = pairs_as_nibbles(slice_and_twists(), "htm", Base::At(b), Tabulate::Whole);
+        assert_eq!(got, b);
+    }
+    let (got, _) = pairs_as_nibbles(slice_and_twists(), "htm", Base::At(30), Tabulate::Whole);
+    assert!(got > base, "{got}");
+}
+
+#[test]
+fn pairs_hold_what_nibbles_hold_in_other_metrics_and_ways() {
+    // Quarter turns and axial turns, the rest's moves whole, by parts and computed.
+    for metric in ["qtm", "atm"] {
+        let (base, rule) =
+            pairs_as_nibbles(slice_and_twists(), metric, Base::Rule, Tabulate::Whole);
+        assert_eq!(Some(base), rule, "{metric}");
+    }
+    let layer = vec![
+        Part::Set {
+            orbit: 1,
+            pieces: vec![8, 9, 10, 11],
+        },
+        Part::Set {
+            orbit: 0,
+            pieces: vec![0, 1, 2, 3],
+        },
+        Part::Ori { orbit: 0 },
+    ];
+    for tabulate in [Tabulate::Parts, Tabulate::No] {
+        let (base, rule) = pairs_as_nibbles(layer.clone(), "htm", Base::Rule, tabulate);
+        assert_eq!(Some(base), rule, "{tabulate:?}");
+    }
+}
