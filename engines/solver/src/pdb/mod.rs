@@ -516,6 +516,58 @@ mod tests {
         std::fs::remove_dir_all(dir).unwrap();
     }
 
+    #[test]
+    fn a_table_in_pairs_round_trips_with_its_base() {
+        // A reduced table in two-bit entries built into the cache, then loaded (mapped and
+        // read): the same bytes, the same base, and every value the same.
+        let (model, conj, actions) = symmetric::tests::cube_symmetries_htm();
+        let htm = fixtures::cube3_metric("htm").1;
+        let parts = vec![
+            Part::Set {
+                orbit: 1,
+                pieces: vec![8, 9, 10, 11],
+            },
+            Part::Ori { orbit: 0 },
+        ];
+        let c = Coords::new(&model, parts).unwrap();
+        let c = symmetric::reduce(&model, c, &conj, u64::MAX, None, None).in_pairs();
+        let dir = std::env::temp_dir().join(format!("puz-pdb-pairs-{}", std::process::id()));
+        let file = dir.join(file_name(7, &actions, &htm.cost, &Shape::Coords(c.clone())));
+        let ctl = Control::default();
+        let plan = |cached| {
+            vec![Planned {
+                shape: Shape::Coords(c.clone()),
+                file: Some(file.clone()),
+                cached,
+            }]
+        };
+        let cache = |map| {
+            Some(Cache {
+                dir: &dir,
+                map,
+                title: "test",
+            })
+        };
+        let mut a =
+            Heuristic::from_plan(&model, &htm, &actions, plan(false), cache(true), &ctl).unwrap();
+        assert!(a.report[0].contains("built"), "{:?}", a.report);
+        a.saving.wait();
+        let base = a.pdbs[0].base.expect("pairs");
+        assert!((1..=12).contains(&base), "{base}");
+        for map in [true, false] {
+            let b =
+                Heuristic::from_plan(&model, &htm, &actions, plan(true), cache(map), &ctl).unwrap();
+            assert!(b.report[0].contains("loaded"), "{:?}", b.report);
+            let (x, y) = (&a.pdbs[0], &b.pdbs[0]);
+            assert_eq!(x.table[..], y.table[..]);
+            assert_eq!(y.base, Some(base));
+            assert!((0..c.size).all(|i| x.value(i) == y.value(i)));
+            assert_eq!(x.histogram(), y.histogram());
+        }
+        drop(a);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
     /// The names in a cache folder.
     fn names(dir: &Path) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)
