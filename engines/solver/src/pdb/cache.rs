@@ -74,7 +74,7 @@ pub(super) fn file_name(
                 key = red.hash(key, &fnv);
             }
             if c.pairs {
-                key = fnv(b"pairs-v1", key);
+                key = fnv(b"pairs-v2", key);
             }
         }
     }

@@ -1,13 +1,14 @@
 //! Tables of two bits an entry, after nxopt: half the bytes of nibbles, for a table whose
 //! values crowd a few levels. An entry's code says `0`: at most the table's base, `1` and
 //! `2`: base + 1 and base + 2 exactly, `3`: at least base + 3 (or no position). A code 0
-//! reads the smallest value of its line, kept in the line's first byte: a 64-byte line
-//! holds that byte and 252 entries, so a look-up still reads one cache line. Values are
-//! lower bounds; those past base + 3 and those under the base are not exact.
+//! reads the smallest value of its half line, kept in a nibble of the line's first byte:
+//! a 64-byte line holds that byte and 252 entries, so a look-up still reads one cache
+//! line. Values are lower bounds; those past base + 3 and those under the base are not
+//! exact.
 //!
 //! The fill ([`super::sym_fill`]) writes codes `d mod 3` while it can (an unreached entry
 //! next to a `d mod 3` one is at `d + 1`: the entries at `d - 3` and below have no
-//! unreached neighbour), keeping each line's smallest level in its first byte; once the
+//! unreached neighbour), keeping each half line's smallest level; once the
 //! next level would pass a quarter of the table it turns every reached entry to 0
 //! ([`to_base`]) and fills the last two levels as 1 and 2. The base is kept in a trailing
 //! line, so a table loaded from the cache reads it back.
@@ -40,6 +41,13 @@ fn head(i: u64) -> usize {
     (i / PER_LINE * LINE) as usize
 }
 
+/// The shift of the nibble of that byte that holds entry `i`'s half line's smallest level
+/// (15: none yet).
+#[inline(always)]
+fn half(i: u64) -> u32 {
+    (i % PER_LINE >= PER_LINE / 2) as u32 * 4
+}
+
 /// The base of a filled table of `size` entries.
 pub fn base(table: &[u8], size: u64) -> u8 {
     table[(size.div_ceil(PER_LINE) * LINE) as usize]
@@ -50,7 +58,7 @@ pub fn base(table: &[u8], size: u64) -> u8 {
 pub fn value(table: &[u8], base: u8, i: u64) -> u8 {
     let (b, sh) = locate(i);
     match (table[b] >> sh) & 3 {
-        0 => table[head(i)],
+        0 => (table[head(i)] >> half(i)) & 15,
         code => base + code,
     }
 }
@@ -63,18 +71,18 @@ pub fn get(t: &[AtomicU8], i: u64) -> u8 {
 }
 
 /// Sets entry `i`, which was [`UNREACHED`] (or is being set to `code` by another thread),
-/// to `code`, reached at level `d`; true when this call changed it. The line's first
-/// byte keeps the first level that reached one of its entries: the levels come in order,
-/// and every writer of one level writes the same.
+/// to `code`, reached at level `d` (at most 14); true when this call changed it. The half
+/// line's nibble keeps the first level that reached one of its entries: the levels come
+/// in order, and every writer of one level writes the same.
 #[inline(always)]
 pub fn set(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool {
     let (b, sh) = locate(i);
     let old = t[b].fetch_and(!((3 & !code) << sh), Relaxed);
     let changed = (old >> sh) & 3 == UNREACHED;
     if changed {
-        let h = &t[head(i)];
-        if h.load(Relaxed) == u8::MAX {
-            h.store(d, Relaxed);
+        let (h, sh) = (&t[head(i)], half(i));
+        if (h.load(Relaxed) >> sh) & 15 == 15 {
+            h.fetch_and(!((15 & !d) << sh), Relaxed);
         }
     }
     changed
@@ -106,7 +114,7 @@ pub fn to_base(t: &[AtomicU8], size: u64, base: u8) {
     t[lines * LINE as usize].store(base, Relaxed);
 }
 
-/// How many entries hold each value (codes 0 as their line's smallest level).
+/// How many entries hold each value (codes 0 as their half line's smallest level).
 pub fn histogram(table: &[u8], size: u64, base: u8) -> [u64; 16] {
     let lines = size.div_ceil(PER_LINE);
     (0..lines)
@@ -118,7 +126,12 @@ pub fn histogram(table: &[u8], size: u64, base: u8) -> [u64; 16] {
                 let n = (size - l * PER_LINE).min(PER_LINE);
                 for s in 0..n {
                     let code = (line[1 + (s / 4) as usize] >> (s % 4 * 2)) & 3;
-                    let v = if code == 0 { line[0] } else { base + code };
+                    let sh = (s >= PER_LINE / 2) as u32 * 4;
+                    let v = if code == 0 {
+                        (line[0] >> sh) & 15
+                    } else {
+                        base + code
+                    };
                     h[v.min(15) as usize] += 1;
                 }
                 h
@@ -172,8 +185,8 @@ mod tests {
             assert!(set(a, 300, 0, 6));
             assert_eq!((get(a, 5), get(a, 7), get(a, 6)), (1, 2, UNREACHED));
         }
-        // The first level to reach a line is its smallest.
-        assert_eq!((t[0], t[64]), (4, 6));
+        // The first level to reach a half line is its smallest.
+        assert_eq!((t[0], t[64]), (0xf4, 0xf6));
         to_base(atomic(&mut t), size, 6);
         assert_eq!(base(&t, size), 6);
         {

@@ -211,7 +211,7 @@ fn reduced_slice_twists_and_parity_are_the_whole_table() {
 
 /// Fills `parts` reduced, in nibbles and in pairs (the base chosen as `when` says):
 /// every entry of the pairs is what `pairs.rs` makes of the nibbles' (at most the
-/// base: the smallest such value of its line; base + 1 and base + 2 exact; beyond,
+/// base: the smallest such value of its half line; base + 1 and base + 2 exact; beyond,
 /// base + 3). The base chosen, and the one the rule gives from the nibbles' counts.
 fn pairs_as_nibbles(
     parts: Vec<Part>,
@@ -236,11 +236,10 @@ fn pairs_as_nibbles(
     assert_eq!(b.len() as u64, in_pairs.bytes());
     let nib = |i: u64| (a[(i >> 1) as usize] >> ((i & 1) * 4)) & 15;
     let base = pairs::base(&b, size);
-    for line in 0..size.div_ceil(pairs::PER_LINE) {
-        let (lo, hi) = (
-            line * pairs::PER_LINE,
-            ((line + 1) * pairs::PER_LINE).min(size),
-        );
+    // Half lines: their smallest values are kept apart.
+    let h = pairs::PER_LINE / 2;
+    for half in 0..size.div_ceil(h) {
+        let (lo, hi) = (half * h, ((half + 1) * h).min(size));
         let least = (lo..hi).map(nib).filter(|&v| v <= base).min();
         for i in lo..hi {
             let v = nib(i);
