@@ -563,28 +563,17 @@ mod tests {
                 .map(|s| (s.pairs(), s.bytes()))
                 .collect()
         };
-        assert_eq!(
-            in_pairs(4 << 30),
-            [(true, 2_505_038_464), (false, 44_089_920)]
-        );
         // At 1 GiB where each of the slice's pieces is (3.33 G entries, 846 MB), at 2 GiB
         // with the parity (6.67 G entries, 1.69 GB); at 512 MiB the same as without.
-        assert_eq!(
-            in_pairs(1 << 30),
-            [(true, 846_397_696), (false, 44_089_920)]
-        );
-        assert_eq!(
-            in_pairs(2 << 30),
-            [(true, 1_692_795_328), (false, 44_089_920)]
-        );
-        assert_eq!(
-            in_pairs(1 << 29),
-            [(false, 70_454_205), (false, 44_089_920)]
-        );
-        assert_eq!(
-            in_pairs(8 << 30),
-            [(false, 4_931_794_350), (false, 44_089_920)]
-        );
+        for (budget, table) in [
+            (4u64 << 30, (true, 2_505_038_464)),
+            (1 << 30, (true, 846_397_696)),
+            (2 << 30, (true, 1_692_795_328)),
+            (1 << 29, (false, 70_454_205)),
+            (8 << 30, (false, 4_931_794_350)),
+        ] {
+            assert_eq!(in_pairs(budget), [table, (false, 44_089_920)], "{budget}");
+        }
     }
 
     #[test]

@@ -6,6 +6,8 @@ use super::{coord_fill, pairs};
 use std::sync::atomic::AtomicU8;
 
 pub(super) trait Entries: Sync {
+    /// Two-bit entries (codes, not levels: see `pairs.rs`).
+    const PAIRS: bool;
     /// The code of an entry not reached yet.
     const UNREACHED: u8;
     /// The code of entry `i`.
@@ -21,6 +23,7 @@ pub(super) trait Entries: Sync {
 pub(super) struct Nibbles;
 
 impl Entries for Nibbles {
+    const PAIRS: bool = false;
     const UNREACHED: u8 = 15;
     #[inline(always)]
     fn get(t: &[AtomicU8], i: u64) -> u8 {
@@ -40,6 +43,7 @@ impl Entries for Nibbles {
 pub(super) struct Pairs;
 
 impl Entries for Pairs {
+    const PAIRS: bool = true;
     const UNREACHED: u8 = pairs::UNREACHED;
     #[inline(always)]
     fn get(t: &[AtomicU8], i: u64) -> u8 {

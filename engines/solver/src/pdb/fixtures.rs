@@ -1,5 +1,6 @@
 //! Test fixtures of the pattern databases: models with a metric's letters as actions.
 
+use super::Part;
 use crate::metric::Metric;
 use crate::model::{Action, Model};
 use crate::testsupport::{actions_of, cube2};
@@ -41,4 +42,20 @@ pub(super) fn cube2_qtm() -> (Model, Metric, Vec<Action>) {
     let qtm = Metric::qtm(&c2, &[], &puz_core::Control::default()).unwrap();
     let actions = actions_of(&model, &qtm);
     (model, qtm, actions)
+}
+
+/// The 3x3x3's UD slice as a set part: where its four edges are.
+pub(super) fn ud_slice() -> Part {
+    Part::Set {
+        orbit: 1,
+        pieces: vec![8, 9, 10, 11],
+    }
+}
+
+/// The 3x3x3's U layer's corners as a set part.
+pub(super) fn u_layer() -> Part {
+    Part::Set {
+        orbit: 0,
+        pieces: vec![0, 1, 2, 3],
+    }
 }

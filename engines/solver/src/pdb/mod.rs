@@ -476,7 +476,7 @@ impl Heuristic {
 #[cfg(test)]
 mod tests {
     use super::cache::store;
-    use super::fixtures::setup;
+    use super::fixtures::{setup, ud_slice};
     use super::*;
 
     #[test]
@@ -522,13 +522,7 @@ mod tests {
         // read): the same bytes, the same base, and every value the same.
         let (model, conj, actions) = symmetric::tests::cube_symmetries_htm();
         let htm = fixtures::cube3_metric("htm").1;
-        let parts = vec![
-            Part::Set {
-                orbit: 1,
-                pieces: vec![8, 9, 10, 11],
-            },
-            Part::Ori { orbit: 0 },
-        ];
+        let parts = vec![ud_slice(), Part::Ori { orbit: 0 }];
         let c = Coords::new(&model, parts).unwrap();
         let c = symmetric::reduce(&model, c, &conj, u64::MAX, None, None).in_pairs();
         let dir = std::env::temp_dir().join(format!("puz-pdb-pairs-{}", std::process::id()));

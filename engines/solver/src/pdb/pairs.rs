@@ -116,21 +116,18 @@ pub fn to_base(t: &[AtomicU8], size: u64, base: u8) {
 
 /// How many entries hold each value (codes 0 as their half line's smallest level).
 pub fn histogram(table: &[u8], size: u64, base: u8) -> [u64; 16] {
-    let lines = size.div_ceil(PER_LINE);
-    (0..lines)
+    // Line by line (a look-up's division for each entry takes three times as long).
+    (0..size.div_ceil(PER_LINE))
         .into_par_iter()
         .fold(
             || [0u64; 16],
             |mut h, l| {
                 let line = &table[(l * LINE) as usize..((l + 1) * LINE) as usize];
-                let n = (size - l * PER_LINE).min(PER_LINE);
-                for s in 0..n {
+                for s in 0..(size - l * PER_LINE).min(PER_LINE) {
                     let code = (line[1 + (s / 4) as usize] >> (s % 4 * 2)) & 3;
-                    let sh = (s >= PER_LINE / 2) as u32 * 4;
-                    let v = if code == 0 {
-                        (line[0] >> sh) & 15
-                    } else {
-                        base + code
+                    let v = match code {
+                        0 => (line[0] >> half(s)) & 15,
+                        _ => base + code,
                     };
                     h[v.min(15) as usize] += 1;
                 }

@@ -585,8 +585,10 @@ fn fill<E: Entries>(
     when: Base,
 ) -> Result<BigBuf, SolveError> {
     let red = c.sym.as_deref().expect("a table reduced by symmetries");
+    // The table's size and its codes follow `c.pairs`: `E` must agree.
+    assert_eq!(E::PAIRS, c.pairs, "entries of the table's kind");
     assert!(
-        !c.pairs || cost.iter().all(|&x| x == 1),
+        !E::PAIRS || cost.iter().all(|&x| x == 1),
         "pairs need unit costs"
     );
     let letters = actions.len();
@@ -646,14 +648,14 @@ fn fill<E: Entries>(
     let base = AtomicU8::new(u8::MAX);
     let mut top = 0;
     let codes = |d: u8| match base.load(Relaxed) {
-        _ if !c.pairs => (d, d + 1),
+        _ if !E::PAIRS => (d, d + 1),
         u8::MAX => (d % 3, (d + 1) % 3),
         b => (d - b, d - b + 1),
     };
     let before = |d: u8, filled: u64, frontier: u64, last: u64| {
         marks[(d as usize + 1) % 2].clear();
         top = d;
-        if !c.pairs {
+        if !E::PAIRS {
             return true;
         }
         match base.load(Relaxed) {
@@ -680,7 +682,7 @@ fn fill<E: Entries>(
             f.level(t, (d, codes(d)), pull, cost, (lo, hi), (at, &open, reached))
         },
     )?;
-    if c.pairs && base.load(Relaxed) == u8::MAX {
+    if E::PAIRS && base.load(Relaxed) == u8::MAX {
         // Every level came before a base was chosen: each entry is at most `top + 1`.
         pairs::to_base(t, c.size, top + 1);
     }

@@ -3,6 +3,7 @@
 
 use super::super::coord_fill::fill_coords;
 use super::super::coords::Part;
+use super::super::fixtures::{u_layer, ud_slice};
 use super::super::symmetric::{reduce, tests::cube_symmetries};
 use super::*;
 use crate::metric::Metric;
@@ -67,16 +68,7 @@ fn same_as_whole_tabulated(parts: Vec<Part>, metric: &str, tabulate: Tabulate) -
 fn reduced_slice_and_twists_are_the_whole_table() {
     // The UD slice's set with the corner twists (a set as the whole key, the twists
     // as the rest), in htm: 1,082,565 tuples.
-    let syms = same_as_whole(
-        vec![
-            Part::Set {
-                orbit: 1,
-                pieces: vec![8, 9, 10, 11],
-            },
-            Part::Ori { orbit: 0 },
-        ],
-        "htm",
-    );
+    let syms = same_as_whole(slice_and_twists(), "htm");
     assert_eq!(syms, 16);
 }
 
@@ -87,10 +79,7 @@ fn reduced_fill_with_the_rest_moves_computed_is_the_whole_table() {
     for metric in ["htm", "weighted"] {
         for tabulate in [Tabulate::Parts, Tabulate::No] {
             let parts = vec![
-                Part::Set {
-                    orbit: 1,
-                    pieces: vec![8, 9, 10, 11],
-                },
+                ud_slice(),
                 Part::Ori { orbit: 0 },
                 Part::Parity { orbit: 0 },
             ];
@@ -118,16 +107,7 @@ fn reduced_slice_places_and_twists_are_the_whole_table() {
 
 #[test]
 fn reduced_tables_with_dearer_half_turns_are_the_whole_table() {
-    let syms = same_as_whole(
-        vec![
-            Part::Set {
-                orbit: 1,
-                pieces: vec![8, 9, 10, 11],
-            },
-            Part::Ori { orbit: 0 },
-        ],
-        "weighted",
-    );
+    let syms = same_as_whole(slice_and_twists(), "weighted");
     assert_eq!(syms, 16);
 }
 
@@ -135,16 +115,7 @@ fn reduced_tables_with_dearer_half_turns_are_the_whole_table() {
 fn reduced_flip_slice_is_the_whole_table() {
     // Kociemba's flip-slice (the key: the set and the orientations of its orbit), in
     // qtm: 1,013,760 tuples.
-    let syms = same_as_whole(
-        vec![
-            Part::Ori { orbit: 1 },
-            Part::Set {
-                orbit: 1,
-                pieces: vec![8, 9, 10, 11],
-            },
-        ],
-        "qtm",
-    );
+    let syms = same_as_whole(vec![Part::Ori { orbit: 1 }, ud_slice()], "qtm");
     assert_eq!(syms, 16);
 }
 
@@ -153,19 +124,7 @@ fn reduced_slice_and_layer_are_the_whole_table() {
     // The UD slice's set (the key) and the U layer's corners' set: the symmetries
     // that swap U and D carry that set to its complement (34,650 tuples).
     for metric in ["htm", "qtm"] {
-        let syms = same_as_whole(
-            vec![
-                Part::Set {
-                    orbit: 1,
-                    pieces: vec![8, 9, 10, 11],
-                },
-                Part::Set {
-                    orbit: 0,
-                    pieces: vec![0, 1, 2, 3],
-                },
-            ],
-            metric,
-        );
+        let syms = same_as_whole(vec![ud_slice(), u_layer()], metric);
         assert_eq!(syms, 16);
     }
 }
@@ -174,17 +133,7 @@ fn reduced_slice_and_layer_are_the_whole_table() {
 fn reduced_slice_layer_and_twists_are_the_whole_table() {
     // The same with the corner twists (75,789,450 tuples), the rest's moves by parts
     // (too many to tabulate whole: 44 M).
-    let parts = vec![
-        Part::Set {
-            orbit: 1,
-            pieces: vec![8, 9, 10, 11],
-        },
-        Part::Set {
-            orbit: 0,
-            pieces: vec![0, 1, 2, 3],
-        },
-        Part::Ori { orbit: 0 },
-    ];
+    let parts = vec![ud_slice(), u_layer(), Part::Ori { orbit: 0 }];
     assert_eq!(same_as_whole_tabulated(parts, "htm", Tabulate::Whole), 16);
 }
 
@@ -196,10 +145,7 @@ fn reduced_slice_twists_and_parity_are_the_whole_table() {
     for metric in ["htm", "qtm"] {
         let syms = same_as_whole(
             vec![
-                Part::Set {
-                    orbit: 1,
-                    pieces: vec![8, 9, 10, 11],
-                },
+                ud_slice(),
                 Part::Ori { orbit: 0 },
                 Part::Parity { orbit: 0 },
             ],
@@ -269,13 +215,7 @@ fn pairs_as_nibbles(
 
 /// The UD slice's set and the corner twists.
 fn slice_and_twists() -> Vec<Part> {
-    vec![
-        Part::Set {
-            orbit: 1,
-            pieces: vec![8, 9, 10, 11],
-        },
-        Part::Ori { orbit: 0 },
-    ]
+    vec![ud_slice(), Part::Ori { orbit: 0 }]
 }
 
 #[test]
@@ -300,17 +240,7 @@ fn pairs_hold_what_nibbles_hold_in_other_metrics_and_ways() {
             pairs_as_nibbles(slice_and_twists(), metric, Base::Rule, Tabulate::Whole);
         assert_eq!(Some(base), rule, "{metric}");
     }
-    let layer = vec![
-        Part::Set {
-            orbit: 1,
-            pieces: vec![8, 9, 10, 11],
-        },
-        Part::Set {
-            orbit: 0,
-            pieces: vec![0, 1, 2, 3],
-        },
-        Part::Ori { orbit: 0 },
-    ];
+    let layer = vec![ud_slice(), u_layer(), Part::Ori { orbit: 0 }];
     for tabulate in [Tabulate::Parts, Tabulate::No] {
         let (base, rule) = pairs_as_nibbles(layer.clone(), "htm", Base::Rule, tabulate);
         assert_eq!(Some(base), rule, "{tabulate:?}");

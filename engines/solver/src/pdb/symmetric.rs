@@ -523,6 +523,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::canon::Canon;
     use crate::metric::Metric;
+    use crate::pdb::fixtures::{u_layer, ud_slice};
     use crate::symmetry::Symmetries;
     use crate::testsupport::cube3;
     use puz_core::Control;
@@ -551,14 +552,7 @@ pub(crate) mod tests {
         // Ctrl-C while the classes are formed: the table stays whole (and nothing is
         // remembered for the next call, which reduces it).
         let (model, conj) = cube_symmetries();
-        let c = Coords::new(
-            &model,
-            vec![Part::Set {
-                orbit: 1,
-                pieces: vec![8, 9, 10, 11],
-            }],
-        )
-        .unwrap();
+        let c = Coords::new(&model, vec![ud_slice()]).unwrap();
         let ctl = Control::default();
         ctl.flag().store(true, std::sync::atomic::Ordering::Relaxed);
         let r = reduce(&model, c.clone(), &conj, u64::MAX, Some(&ctl), None);
@@ -577,14 +571,7 @@ pub(crate) mod tests {
         assert_eq!(conj.len(), 48);
         let c = Coords::new(
             &model,
-            vec![
-                Part::Ori { orbit: 1 },
-                Part::Set {
-                    orbit: 1,
-                    pieces: vec![8, 9, 10, 11],
-                },
-                Part::Ori { orbit: 0 },
-            ],
+            vec![Part::Ori { orbit: 1 }, ud_slice(), Part::Ori { orbit: 0 }],
         )
         .unwrap();
         let r = reduce(&model, c, &conj, u64::MAX, None, None);
@@ -603,18 +590,12 @@ pub(crate) mod tests {
         // onto the D layer's; all 16 are kept, the flip-slice stays the key. Were the
         // corners' set the key, 8 would be.
         let (model, conj) = cube_symmetries();
-        let layer = Part::Set {
-            orbit: 0,
-            pieces: vec![0, 1, 2, 3],
-        };
+        let layer = u_layer();
         let c = Coords::new(
             &model,
             vec![
                 Part::Ori { orbit: 1 },
-                Part::Set {
-                    orbit: 1,
-                    pieces: vec![8, 9, 10, 11],
-                },
+                ud_slice(),
                 Part::Ori { orbit: 0 },
                 layer.clone(),
             ],
@@ -629,10 +610,7 @@ pub(crate) mod tests {
         let c = Coords::new(
             &model,
             vec![
-                Part::Set {
-                    orbit: 1,
-                    pieces: vec![8, 9, 10, 11],
-                },
+                ud_slice(),
                 Part::Set {
                     orbit: 0,
                     pieces: vec![0, 1, 2],
