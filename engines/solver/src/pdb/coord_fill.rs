@@ -50,6 +50,16 @@ pub(super) fn set(t: &[AtomicU8], i: u64, v: u8) -> bool {
     (old >> sh) & 15 == 15
 }
 
+/// [`set`] by the only thread that writes entry `i`'s byte for now (others may read it).
+#[inline(always)]
+pub(super) fn set_alone(t: &[AtomicU8], i: u64, v: u8) -> bool {
+    let sh = (i & 1) * 4;
+    let b = &t[(i >> 1) as usize];
+    let old = b.load(Relaxed);
+    b.store(old & !((15 & !v) << sh), Relaxed);
+    (old >> sh) & 15 == 15
+}
+
 /// What a fill works with.
 struct Fill<'a> {
     c: &'a Coords,

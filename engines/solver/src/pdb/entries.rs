@@ -15,8 +15,23 @@ pub(super) trait Entries: Sync {
     /// Sets entry `i` from unreached to `code`, reached at level `d`; true when this call
     /// changed it.
     fn set(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool;
+    /// [`Entries::set`] by the only writer of entries `lo..hi` at this time: the bytes
+    /// that hold nothing else (a pulled class's block, inside its first and last line)
+    /// take a plain load and store instead of a locked read-modify-write.
+    fn set_within(t: &[AtomicU8], i: u64, code: u8, d: u8, lo: u64, hi: u64) -> bool;
     /// Asks for the lines of entries `lo..lo + n`.
     fn prefetch(t: &[AtomicU8], lo: u64, n: u64);
+    /// Writes to `out` the offsets from `lo` of the entries of `lo..lo + n` whose code is
+    /// `code`, in order; how many (`out` holds at least `n`).
+    #[inline(always)]
+    fn list(t: &[AtomicU8], lo: u64, n: u64, code: u8, out: &mut [u32]) -> usize {
+        let mut len = 0;
+        for r in 0..n {
+            out[len] = r as u32;
+            len += (Self::get(t, lo + r) == code) as usize;
+        }
+        len
+    }
 }
 
 /// Four bits an entry, two a byte.
@@ -32,6 +47,14 @@ impl Entries for Nibbles {
     #[inline(always)]
     fn set(t: &[AtomicU8], i: u64, code: u8, _: u8) -> bool {
         coord_fill::set(t, i, code)
+    }
+    #[inline(always)]
+    fn set_within(t: &[AtomicU8], i: u64, code: u8, _: u8, lo: u64, hi: u64) -> bool {
+        if i & !1 >= lo && i | 1 < hi {
+            coord_fill::set_alone(t, i, code)
+        } else {
+            coord_fill::set(t, i, code)
+        }
     }
     #[inline(always)]
     fn prefetch(t: &[AtomicU8], lo: u64, n: u64) {
@@ -54,7 +77,19 @@ impl Entries for Pairs {
         pairs::set(t, i, code, d)
     }
     #[inline(always)]
+    fn set_within(t: &[AtomicU8], i: u64, code: u8, d: u8, lo: u64, hi: u64) -> bool {
+        if pairs::line_within(i, lo, hi) {
+            pairs::set_alone(t, i, code, d)
+        } else {
+            pairs::set(t, i, code, d)
+        }
+    }
+    #[inline(always)]
     fn prefetch(t: &[AtomicU8], lo: u64, n: u64) {
         pairs::prefetch_entries(t, lo, n)
+    }
+    #[inline(always)]
+    fn list(t: &[AtomicU8], lo: u64, n: u64, code: u8, out: &mut [u32]) -> usize {
+        pairs::list(t, lo, n, code, out)
     }
 }

@@ -88,6 +88,82 @@ pub fn set(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool {
     changed
 }
 
+/// Writes to `out` the offsets from `lo` of the entries of `lo..lo + n` whose code is
+/// `code`, in order; how many. The four entries of a byte are tested together (no
+/// division an entry, no branch on what a byte holds); `out` holds at least `n`.
+pub fn list(t: &[AtomicU8], lo: u64, n: u64, code: u8, out: &mut [u32]) -> usize {
+    let hi = lo + n;
+    // One by one up to the first whole byte, and after the last.
+    let a = lo.next_multiple_of(4).min(hi);
+    let b = (hi / 4 * 4).max(a);
+    let mut len = 0;
+    for i in lo..a {
+        out[len] = (i - lo) as u32;
+        len += (get(t, i) == code) as usize;
+    }
+    len = whole_bytes(t, (lo, a, b), code, out, len);
+    for i in b..hi {
+        out[len] = (i - lo) as u32;
+        len += (get(t, i) == code) as usize;
+    }
+    len
+}
+
+/// [`list`] over the entries `a..b` (whole bytes), after `len` listed.
+#[inline(always)]
+fn whole_bytes(
+    t: &[AtomicU8],
+    (lo, a, b): (u64, u64, u64),
+    code: u8,
+    out: &mut [u32],
+    mut len: usize,
+) -> usize {
+    let rep = code * 0x55;
+    // Entry `4g` is the first of group `g`, in byte `g / 63 * 64 + 1 + g % 63`.
+    let (mut g, end) = (a / 4, b / 4);
+    let (mut line, mut k) = (g / (LINE - 1), g % (LINE - 1));
+    while g < end {
+        let x = !(t[(line * LINE + 1 + k) as usize].load(Relaxed) ^ rep);
+        let m = x & (x >> 1) & 0x55;
+        let r = (4 * g - lo) as u32;
+        for j in 0..4 {
+            out[len] = r + j;
+            len += ((m >> (2 * j)) & 1) as usize;
+        }
+        g += 1;
+        k += 1;
+        if k == LINE - 1 {
+            (line, k) = (line + 1, 0);
+        }
+    }
+    len
+}
+
+/// Whether every entry of entry `i`'s line is in `lo..hi`.
+#[inline(always)]
+pub fn line_within(i: u64, lo: u64, hi: u64) -> bool {
+    let first = i / PER_LINE * PER_LINE;
+    first >= lo && first + PER_LINE <= hi
+}
+
+/// [`set`] by the only thread that writes entry `i`'s line for now (see
+/// [`super::entries::Entries::set_within`]): a plain load and store.
+#[inline(always)]
+pub fn set_alone(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool {
+    let (b, sh) = locate(i);
+    let old = t[b].load(Relaxed);
+    let changed = (old >> sh) & 3 == UNREACHED;
+    if changed {
+        t[b].store(old & !((3 & !code) << sh), Relaxed);
+        let (h, sh) = (&t[head(i)], half(i));
+        let v = h.load(Relaxed);
+        if (v >> sh) & 15 == 15 {
+            h.store(v & !((15 & !d) << sh), Relaxed);
+        }
+    }
+    changed
+}
+
 /// Asks for the lines of entries `lo..lo + n` (see [`super::coord_fill::prefetch_entries`]).
 #[inline]
 pub fn prefetch_entries(t: &[AtomicU8], lo: u64, n: u64) {
@@ -200,5 +276,56 @@ mod tests {
         let h = histogram(&t, size, 6);
         assert_eq!(h.iter().sum::<u64>(), size);
         assert_eq!((h[4], h[6], h[7], h[8], h[9]), (2, 1, 1, 1, size - 5));
+    }
+
+    #[test]
+    fn lists_are_the_entries_of_a_code_from_any_start_and_length() {
+        // Codes in a pattern with no period of 4 or of a line, over four lines.
+        let size = 4 * PER_LINE + 9;
+        let mut t = vec![u8::MAX; bytes(size) as usize];
+        let a = atomic(&mut t);
+        for i in 0..size {
+            let code = ((i * i + i / 7) % 4) as u8;
+            if code != UNREACHED {
+                set(a, i, code, code);
+            }
+        }
+        let mut out = vec![0u32; size as usize];
+        for lo in [0, 1, 2, 3, 4, 5, 250, 251, 252, 253, 503, 504, 505] {
+            for n in [0, 1, 2, 3, 4, 5, 7, 8, 9, 247, 248, 252, 253, 260, 700] {
+                let n = n.min(size - lo);
+                for code in 0..4 {
+                    let want: Vec<u32> = (0..n)
+                        .filter(|&r| get(a, lo + r) == code)
+                        .map(|r| r as u32)
+                        .collect();
+                    let len = list(a, lo, n, code, &mut out);
+                    assert_eq!(&out[..len], &want[..], "lo {lo} n {n} code {code}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_lone_writer_sets_what_a_shared_one_does() {
+        let size = 3 * PER_LINE;
+        let (mut t, mut u) = (vec![u8::MAX; bytes(size) as usize], Vec::new());
+        u.clone_from(&t);
+        let (a, b) = (atomic(&mut t), atomic(&mut u));
+        for (i, code, d) in [
+            (3, 1, 5),
+            (2, 2, 6),
+            (130, 2, 6),
+            (300, 0, 4),
+            (301, 1, 7),
+            (3, 1, 5),
+        ] {
+            assert_eq!(set(a, i, code, d), set_alone(b, i, code, d), "{i}");
+        }
+        assert_eq!(t, u);
+        // Only whole lines inside the range are left to the lone writer.
+        assert!(line_within(300, PER_LINE, 2 * PER_LINE));
+        assert!(!line_within(300, PER_LINE + 1, 2 * PER_LINE));
+        assert!(!line_within(300, PER_LINE, 2 * PER_LINE - 1));
     }
 }

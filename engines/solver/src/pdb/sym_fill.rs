@@ -368,11 +368,7 @@ impl<E: Entries> Fill<'_, E> {
             if class < hi && (if pull { open.has(class) } else { at.has(class) }) {
                 let (base, list) = (class * rest, &mut lists[b]);
                 let want = if pull { E::UNREACHED } else { at_code };
-                let mut len = 0;
-                for r in 0..rest {
-                    list[len] = r as u32;
-                    len += (E::get(t, base + r) == want) as usize;
-                }
+                let len = E::list(t, base, rest, want, list);
                 if len > 0 {
                     self.targets(class, moves, &mut to[b]);
                     self.prefetch_targets(&lv, &list[..len], &to[b]);
@@ -440,6 +436,8 @@ impl<E: Entries> Fill<'_, E> {
         (open, reached): (&Marks, &Marks),
     ) -> u64 {
         let (d, base) = (lv.d, class * self.red.rest_size);
+        // A pull writes only the class's own block, this thread alone.
+        let end = base + self.red.rest_size;
         let unreached = list.len() as u64;
         let mut len = list.len();
         let mut got = 0u64;
@@ -457,7 +455,7 @@ impl<E: Entries> Fill<'_, E> {
                 }),
             };
             for &r in &hits[..h] {
-                got += E::set(lv.t, base + r as u64, lv.new, d + 1) as u64;
+                got += E::set_within(lv.t, base + r as u64, lv.new, d + 1, base, end) as u64;
             }
             len = kept;
         }
