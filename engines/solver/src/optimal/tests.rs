@@ -473,19 +473,14 @@ fn tables_in_pairs_solve_as_in_nibbles() {
     // The UD slice's set with the corner twists, reduced by 16 symmetries, in two-bit
     // entries: every look-up a lower bound, and the same costs and solutions (all of
     // them) as with the table in nibbles, in htm and atm.
+    use crate::pdb::fixtures::ud_slice;
     use crate::pdb::symmetric::{reduce, tests::cube_symmetries};
     use crate::pdb::{Coords, Part, Shape};
     use rand::{Rng, SeedableRng};
     let c3 = cube3();
     let ctl = Control::default();
     let (model, conj) = cube_symmetries();
-    let parts = vec![
-        Part::Set {
-            orbit: 1,
-            pieces: vec![8, 9, 10, 11],
-        },
-        Part::Ori { orbit: 0 },
-    ];
+    let parts = vec![ud_slice(), Part::Ori { orbit: 0 }];
     let reduced = reduce(
         &model,
         Coords::new(&model, parts).unwrap(),

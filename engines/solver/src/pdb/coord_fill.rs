@@ -41,6 +41,12 @@ pub(super) fn prefetch_entries(t: &[AtomicU8], lo: u64, n: u64) {
     }
 }
 
+/// Entry `i` of a filled table of nibbles.
+#[inline(always)]
+pub(super) fn nibble(table: &[u8], i: u64) -> u8 {
+    (table[(i >> 1) as usize] >> ((i & 1) * 4)) & 15
+}
+
 /// Sets entry `i`, which was 15 (or is being set to `v` by another thread), to `v`;
 /// true when this call changed it.
 #[inline(always)]
@@ -50,7 +56,8 @@ pub(super) fn set(t: &[AtomicU8], i: u64, v: u8) -> bool {
     (old >> sh) & 15 == 15
 }
 
-/// [`set`] by the only thread that writes entry `i`'s byte for now (others may read it).
+/// [`set`] by the only thread that writes entry `i`'s byte for now (others may read it;
+/// see [`alone`]).
 #[inline(always)]
 pub(super) fn set_alone(t: &[AtomicU8], i: u64, v: u8) -> bool {
     let sh = (i & 1) * 4;
@@ -58,6 +65,12 @@ pub(super) fn set_alone(t: &[AtomicU8], i: u64, v: u8) -> bool {
     let old = b.load(Relaxed);
     b.store(old & !((15 & !v) << sh), Relaxed);
     (old >> sh) & 15 == 15
+}
+
+/// Of the entries `lo..hi`, those whose bytes hold no entry outside them.
+#[inline]
+pub(super) fn alone(lo: u64, hi: u64) -> std::ops::Range<u64> {
+    lo.next_multiple_of(2)..hi & !1
 }
 
 /// What a fill works with.
@@ -301,7 +314,7 @@ mod tests {
         let meter = Meter::new(&ctl, String::new(), 0, c.size);
         let table = fill_coords(model, &c, actions, cost, &meter).unwrap();
         let dist = bfs(model, &c, perms);
-        let value = |i: u64| (table[(i >> 1) as usize] >> ((i & 1) * 4)) & 15;
+        let value = |i: u64| nibble(&table, i);
         let reached = (0..c.size).filter(|&i| value(i) != 15).count();
         assert_eq!(reached, dist.len());
         for (k, &v) in &dist {

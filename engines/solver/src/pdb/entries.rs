@@ -15,10 +15,13 @@ pub(super) trait Entries: Sync {
     /// Sets entry `i` from unreached to `code`, reached at level `d`; true when this call
     /// changed it.
     fn set(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool;
-    /// [`Entries::set`] by the only writer of entries `lo..hi` at this time: the bytes
-    /// that hold nothing else (a pulled class's block, inside its first and last line)
-    /// take a plain load and store instead of a locked read-modify-write.
-    fn set_within(t: &[AtomicU8], i: u64, code: u8, d: u8, lo: u64, hi: u64) -> bool;
+    /// Of the entries `lo..hi`, those whose bytes hold no entry outside them: a thread
+    /// that alone writes `lo..hi` (a pulled class's block) may write those with
+    /// [`Entries::set_alone`].
+    fn alone(lo: u64, hi: u64) -> std::ops::Range<u64>;
+    /// [`Entries::set`] by the only writer of entry `i`'s bytes: a plain load and store
+    /// instead of a locked read-modify-write.
+    fn set_alone(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool;
     /// Asks for the lines of entries `lo..lo + n`.
     fn prefetch(t: &[AtomicU8], lo: u64, n: u64);
     /// Writes to `out` the offsets from `lo` of the entries of `lo..lo + n` whose code is
@@ -49,12 +52,12 @@ impl Entries for Nibbles {
         coord_fill::set(t, i, code)
     }
     #[inline(always)]
-    fn set_within(t: &[AtomicU8], i: u64, code: u8, _: u8, lo: u64, hi: u64) -> bool {
-        if i & !1 >= lo && i | 1 < hi {
-            coord_fill::set_alone(t, i, code)
-        } else {
-            coord_fill::set(t, i, code)
-        }
+    fn alone(lo: u64, hi: u64) -> std::ops::Range<u64> {
+        coord_fill::alone(lo, hi)
+    }
+    #[inline(always)]
+    fn set_alone(t: &[AtomicU8], i: u64, code: u8, _: u8) -> bool {
+        coord_fill::set_alone(t, i, code)
     }
     #[inline(always)]
     fn prefetch(t: &[AtomicU8], lo: u64, n: u64) {
@@ -77,12 +80,12 @@ impl Entries for Pairs {
         pairs::set(t, i, code, d)
     }
     #[inline(always)]
-    fn set_within(t: &[AtomicU8], i: u64, code: u8, d: u8, lo: u64, hi: u64) -> bool {
-        if pairs::line_within(i, lo, hi) {
-            pairs::set_alone(t, i, code, d)
-        } else {
-            pairs::set(t, i, code, d)
-        }
+    fn alone(lo: u64, hi: u64) -> std::ops::Range<u64> {
+        pairs::alone(lo, hi)
+    }
+    #[inline(always)]
+    fn set_alone(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool {
+        pairs::set_alone(t, i, code, d)
     }
     #[inline(always)]
     fn prefetch(t: &[AtomicU8], lo: u64, n: u64) {

@@ -20,7 +20,7 @@ pub(super) fn cube3_htm() -> (Model, Metric, Vec<Action>) {
 
 /// The 3x3x3's model, its metric `name` (htm, qtm or atm) of the face turns and the
 /// metric's letters as actions.
-pub(super) fn cube3_metric(name: &str) -> (Model, Metric, Vec<Action>) {
+pub(crate) fn cube3_metric(name: &str) -> (Model, Metric, Vec<Action>) {
     let c3 = crate::testsupport::cube3();
     let model = Model::new(&c3).unwrap();
     let faces = ["U", "D", "R", "L", "F", "B"];
@@ -45,7 +45,7 @@ pub(super) fn cube2_qtm() -> (Model, Metric, Vec<Action>) {
 }
 
 /// The 3x3x3's UD slice as a set part: where its four edges are.
-pub(super) fn ud_slice() -> Part {
+pub(crate) fn ud_slice() -> Part {
     Part::Set {
         orbit: 1,
         pieces: vec![8, 9, 10, 11],

@@ -31,7 +31,7 @@ mod coords;
 mod entries;
 mod fill;
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 mod flip;
 mod locator;
 mod pairs;
@@ -187,7 +187,7 @@ impl Pdb {
     #[inline]
     pub fn value(&self, i: u64) -> u8 {
         match self.base {
-            None => (self.table[(i >> 1) as usize] >> ((i & 1) * 4)) & 15,
+            None => coord_fill::nibble(&self.table, i),
             Some(b) => pairs::value(&self.table, b, i),
         }
     }

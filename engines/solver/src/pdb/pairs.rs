@@ -76,16 +76,45 @@ pub fn get(t: &[AtomicU8], i: u64) -> u8 {
 /// in order, and every writer of one level writes the same.
 #[inline(always)]
 pub fn set(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool {
+    write::<false>(t, i, code, d)
+}
+
+/// [`set`] by the only thread that writes entry `i`'s line for now (others may read it;
+/// see [`alone`]): a plain load and store instead of a locked read-modify-write.
+#[inline(always)]
+pub fn set_alone(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool {
+    write::<true>(t, i, code, d)
+}
+
+/// [`set`], with plain loads and stores when `ALONE`.
+#[inline(always)]
+fn write<const ALONE: bool>(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool {
+    // Clears the bits of `mask` in `x` and says what it held.
+    let clear = |x: &AtomicU8, mask: u8| {
+        if ALONE {
+            let old = x.load(Relaxed);
+            x.store(old & !mask, Relaxed);
+            old
+        } else {
+            x.fetch_and(!mask, Relaxed)
+        }
+    };
     let (b, sh) = locate(i);
-    let old = t[b].fetch_and(!((3 & !code) << sh), Relaxed);
-    let changed = (old >> sh) & 3 == UNREACHED;
+    let changed = (clear(&t[b], (3 & !code) << sh) >> sh) & 3 == UNREACHED;
     if changed {
         let (h, sh) = (&t[head(i)], half(i));
         if (h.load(Relaxed) >> sh) & 15 == 15 {
-            h.fetch_and(!((15 & !d) << sh), Relaxed);
+            clear(h, (15 & !d) << sh);
         }
     }
     changed
+}
+
+/// Of the entries `lo..hi`, those whose lines hold no entry outside them: the lines a
+/// thread that alone writes `lo..hi` may write with [`set_alone`].
+#[inline]
+pub fn alone(lo: u64, hi: u64) -> std::ops::Range<u64> {
+    lo.next_multiple_of(PER_LINE)..hi / PER_LINE * PER_LINE
 }
 
 /// Writes to `out` the offsets from `lo` of the entries of `lo..lo + n` whose code is
@@ -96,13 +125,21 @@ pub fn list(t: &[AtomicU8], lo: u64, n: u64, code: u8, out: &mut [u32]) -> usize
     // One by one up to the first whole byte, and after the last.
     let a = lo.next_multiple_of(4).min(hi);
     let b = (hi / 4 * 4).max(a);
-    let mut len = 0;
-    for i in lo..a {
-        out[len] = (i - lo) as u32;
-        len += (get(t, i) == code) as usize;
-    }
-    len = whole_bytes(t, (lo, a, b), code, out, len);
-    for i in b..hi {
+    let len = one_by_one(t, (lo, lo..a), code, out, 0);
+    let len = whole_bytes(t, (lo, a, b), code, out, len);
+    one_by_one(t, (lo, b..hi), code, out, len)
+}
+
+/// [`list`] over the entries `range`, each read alone, after `len` listed.
+#[inline(always)]
+fn one_by_one(
+    t: &[AtomicU8],
+    (lo, range): (u64, std::ops::Range<u64>),
+    code: u8,
+    out: &mut [u32],
+    mut len: usize,
+) -> usize {
+    for i in range {
         out[len] = (i - lo) as u32;
         len += (get(t, i) == code) as usize;
     }
@@ -137,31 +174,6 @@ fn whole_bytes(
         }
     }
     len
-}
-
-/// Whether every entry of entry `i`'s line is in `lo..hi`.
-#[inline(always)]
-pub fn line_within(i: u64, lo: u64, hi: u64) -> bool {
-    let first = i / PER_LINE * PER_LINE;
-    first >= lo && first + PER_LINE <= hi
-}
-
-/// [`set`] by the only thread that writes entry `i`'s line for now (see
-/// [`super::entries::Entries::set_within`]): a plain load and store.
-#[inline(always)]
-pub fn set_alone(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool {
-    let (b, sh) = locate(i);
-    let old = t[b].load(Relaxed);
-    let changed = (old >> sh) & 3 == UNREACHED;
-    if changed {
-        t[b].store(old & !((3 & !code) << sh), Relaxed);
-        let (h, sh) = (&t[head(i)], half(i));
-        let v = h.load(Relaxed);
-        if (v >> sh) & 15 == 15 {
-            h.store(v & !((15 & !d) << sh), Relaxed);
-        }
-    }
-    changed
 }
 
 /// Asks for the lines of entries `lo..lo + n` (see [`super::coord_fill::prefetch_entries`]).
@@ -324,8 +336,8 @@ mod tests {
         }
         assert_eq!(t, u);
         // Only whole lines inside the range are left to the lone writer.
-        assert!(line_within(300, PER_LINE, 2 * PER_LINE));
-        assert!(!line_within(300, PER_LINE + 1, 2 * PER_LINE));
-        assert!(!line_within(300, PER_LINE, 2 * PER_LINE - 1));
+        assert!(alone(PER_LINE, 2 * PER_LINE).contains(&300));
+        assert!(!alone(PER_LINE + 1, 2 * PER_LINE).contains(&300));
+        assert!(!alone(PER_LINE, 2 * PER_LINE - 1).contains(&300));
     }
 }

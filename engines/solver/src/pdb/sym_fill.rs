@@ -436,8 +436,9 @@ impl<E: Entries> Fill<'_, E> {
         (open, reached): (&Marks, &Marks),
     ) -> u64 {
         let (d, base) = (lv.d, class * self.red.rest_size);
-        // A pull writes only the class's own block, this thread alone.
-        let end = base + self.red.rest_size;
+        // A pull writes only the class's own block, this thread alone: the lines wholly
+        // inside it without a lock.
+        let alone = E::alone(base, base + self.red.rest_size);
         let unreached = list.len() as u64;
         let mut len = list.len();
         let mut got = 0u64;
@@ -455,7 +456,12 @@ impl<E: Entries> Fill<'_, E> {
                 }),
             };
             for &r in &hits[..h] {
-                got += E::set_within(lv.t, base + r as u64, lv.new, d + 1, base, end) as u64;
+                let i = base + r as u64;
+                got += if alone.contains(&i) {
+                    E::set_alone(lv.t, i, lv.new, d + 1)
+                } else {
+                    E::set(lv.t, i, lv.new, d + 1)
+                } as u64;
             }
             len = kept;
         }

@@ -1,12 +1,11 @@
 //! Tests of the reduced fill (`sym_fill.rs`): against the whole table, and pairs against
 //! nibbles.
 
-use super::super::coord_fill::fill_coords;
+use super::super::coord_fill::{fill_coords, nibble};
 use super::super::coords::Part;
-use super::super::fixtures::{u_layer, ud_slice};
+use super::super::fixtures::{cube3_metric, u_layer, ud_slice};
 use super::super::symmetric::{reduce, tests::cube_symmetries};
 use super::*;
-use crate::metric::Metric;
 use puz_core::Control;
 
 /// Fills `parts` whole and reduced; every tuple's entry in the reduced table is its
@@ -17,14 +16,8 @@ fn same_as_whole(parts: Vec<Part>, metric: &str) -> u64 {
 
 fn same_as_whole_tabulated(parts: Vec<Part>, metric: &str, tabulate: Tabulate) -> u64 {
     let (model, conj) = cube_symmetries();
-    let c3 = crate::testsupport::cube3();
-    let faces = ["U", "D", "R", "L", "F", "B"];
     let ctl = Control::default();
-    let mut m = if metric == "qtm" {
-        Metric::qtm(&c3, &faces, &ctl).unwrap()
-    } else {
-        Metric::htm(&c3, &faces, &ctl).unwrap()
-    };
+    let mut m = cube3_metric(metric).1;
     if metric == "weighted" {
         // Half turns cost 2: every level pulled, looking `cost` levels back.
         for (l, sp) in m.spelling.iter().enumerate() {
@@ -50,7 +43,6 @@ fn same_as_whole_tabulated(parts: Vec<Part>, metric: &str, tabulate: Tabulate) -
         Base::Rule,
     )
     .unwrap();
-    let value = |t: &BigBuf, i: u64| (t[(i >> 1) as usize] >> ((i & 1) * 4)) & 15;
     let n = whole.parts.len();
     let mut v = [0u32; MAX_PARTS];
     for i in 0..whole.size {
@@ -59,7 +51,7 @@ fn same_as_whole_tabulated(parts: Vec<Part>, metric: &str, tabulate: Tabulate) -
         }
         let j = red.index(&v[..n]);
         assert!(j < reduced.size);
-        assert_eq!(value(&a, i), value(&b, j), "tuple {:?}", &v[..n]);
+        assert_eq!(nibble(&a, i), nibble(&b, j), "tuple {:?}", &v[..n]);
     }
     red.syms as u64
 }
@@ -166,7 +158,7 @@ fn pairs_as_nibbles(
     tabulate: Tabulate,
 ) -> (u8, Option<u8>) {
     let (model, conj) = cube_symmetries();
-    let metric = crate::pdb::fixtures::cube3_metric(metric).1;
+    let metric = cube3_metric(metric).1;
     let actions = crate::testsupport::actions_of(&model, &metric);
     let whole = Coords::new(&model, parts).unwrap();
     let reduced = reduce(&model, whole, &conj, u64::MAX, None, None);
@@ -180,7 +172,7 @@ fn pairs_as_nibbles(
     let b = fill::<Pairs>(&model, &in_pairs, &actions, cost, &meter, tabulate, when);
     let b = b.unwrap();
     assert_eq!(b.len() as u64, in_pairs.bytes());
-    let nib = |i: u64| (a[(i >> 1) as usize] >> ((i & 1) * 4)) & 15;
+    let nib = |i: u64| nibble(&a, i);
     let base = pairs::base(&b, size);
     // Half lines: their smallest values are kept apart.
     let h = pairs::PER_LINE / 2;
