@@ -26,6 +26,9 @@ pub struct OrbitModel {
     pub ori_sum_fixed: bool,
 }
 
+/// Entries of the bump table an action's offset (a `u16`) and a cell can reach.
+const BUMP: usize = u16::MAX as usize + 256;
+
 /// The byte-state model of a puzzle.
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -112,7 +115,9 @@ impl Model {
             max_twist = max_twist.max(o.twist);
         }
         let ntables = table(max_twist + 1, 0);
-        let mut bump = vec![0u8; ntables * 256];
+        // At least every offset an `Action` can hold plus a cell, so that `apply` indexes
+        // it without a bounds check (see `BUMP`).
+        let mut bump = vec![0u8; (ntables * 256).max(BUMP)];
         for t in 1..=max_twist {
             for a in 0..t {
                 for cell in 0..256usize {
@@ -220,8 +225,12 @@ impl Model {
     /// `out = s` followed by the action.
     #[inline]
     pub fn apply(&self, a: &Action, s: &[u8], out: &mut [u8]) {
-        for b in 0..self.n {
-            out[b] = self.bump[a.off[b] as usize + s[a.src[b] as usize] as usize];
+        // A `u16` offset plus a byte is always inside the first `BUMP` entries: the
+        // compiler drops that bounds check in the hottest loop of the search.
+        let bump: &[u8; BUMP] = self.bump[..BUMP].try_into().expect("bump table");
+        let s = &s[..self.n];
+        for ((o, &src), &off) in out[..self.n].iter_mut().zip(&a.src).zip(&a.off) {
+            *o = bump[off as usize + s[src as usize] as usize];
         }
     }
 

@@ -38,6 +38,46 @@ pub(super) struct Probe {
     limit: u32,
     /// The largest value read so far.
     pub(super) h: u32,
+    /// Per round, the variants with a look-up in it (bit `v`; variants from 64 on are
+    /// always visited), so the rounds skip the others without a call.
+    at: [u64; ROUNDS as usize],
+}
+
+impl Probe {
+    /// The variants that may have a look-up in round `r`, of `nv`.
+    #[inline]
+    pub(super) fn variants_at(&self, r: u8, nv: usize) -> Variants {
+        Variants {
+            bits: self.at[r as usize],
+            next: 64,
+            nv,
+        }
+    }
+}
+
+/// The variants of a round (see [`Probe::variants_at`]): the set bits, then every variant
+/// from 64 on.
+pub(super) struct Variants {
+    bits: u64,
+    next: usize,
+    nv: usize,
+}
+
+impl Iterator for Variants {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.bits != 0 {
+            let v = self.bits.trailing_zeros() as usize;
+            self.bits &= self.bits - 1;
+            return Some(v);
+        }
+        (self.next < self.nv).then(|| {
+            self.next += 1;
+            self.next - 1
+        })
+    }
 }
 
 /// An index not known before staging.
@@ -175,7 +215,7 @@ impl Solver {
         self.plan(limit, parent, ub, &mut pr, first);
         let mut h = None;
         'rounds: for r in 0..ROUNDS {
-            for v in 0..self.variants.len() {
+            for v in pr.variants_at(r, self.variants.len()) {
                 self.stage(t, v, r, &mut pr, &mut sc.located);
                 self.fire(v, r, &pr);
                 if self.collect(v, r, &mut pr, ub, hint) {
@@ -271,6 +311,12 @@ impl Solver {
         if let Some(b) = best {
             pr.round[b] = 0;
         }
+        pr.at = [0; ROUNDS as usize];
+        for (j, &r) in pr.round[..nl].iter().enumerate() {
+            if r < ROUNDS && j / np < 64 {
+                pr.at[r as usize] |= 1 << (j / np);
+            }
+        }
     }
 
     /// Computes the indices of the look-ups of round `r` of variant `v` of `t`.
@@ -284,9 +330,6 @@ impl Solver {
         let np = pdbs.len();
         let n = self.model.n;
         let mine = &pr.round[v * np..(v + 1) * np];
-        if !mine.contains(&r) {
-            return;
-        }
         // The indices known already need no state.
         let mut unknown = 0;
         for (k, _) in mine.iter().enumerate().filter(|(_, &m)| m == r) {
@@ -396,5 +439,25 @@ impl Solver {
             },
             located: self.locator.buffer(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Probe, ROUNDS};
+
+    /// A round visits exactly the variants whose bit is set, in order, and every variant
+    /// from 64 on (which have no bit).
+    #[test]
+    fn variants_of_a_round() {
+        let mut pr = Probe::default();
+        pr.at = [0b1010_0001, 0, u64::MAX, 1 << 63];
+        let of = |r: u8, nv: usize| pr.variants_at(r, nv).collect::<Vec<_>>();
+        assert_eq!(of(0, 8), vec![0, 5, 7]);
+        assert_eq!(of(1, 6), Vec::<usize>::new());
+        assert_eq!(of(1, 66), vec![64, 65]);
+        assert_eq!(of(2, 64), (0..64).collect::<Vec<_>>());
+        assert_eq!(of(3, 65), vec![63, 64]);
+        assert_eq!(ROUNDS as usize, pr.at.len());
     }
 }

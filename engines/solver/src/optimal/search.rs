@@ -15,8 +15,10 @@ use puz_core::Control;
 struct Levels {
     /// The node's state.
     bufs: Vec<Vec<u8>>,
-    /// The children's states, and their first look-up (hint, index).
+    /// The children's states, and their first look-up (hint, index). A child's state is
+    /// made when needed (`applied`).
     kids: Vec<Vec<u8>>,
+    applied: Vec<Vec<bool>>,
     first: Vec<Vec<First>>,
     /// The children's bounds in progress, their upper bounds (as `ubs`), and the children
     /// not cut (so far).
@@ -89,6 +91,7 @@ impl<'a> Search<'a> {
             levels: Levels {
                 bufs: vec![vec![0u8; s.model.n]; max_depth + 1],
                 kids: vec![Vec::new(); max_depth + 1],
+                applied: vec![Vec::new(); max_depth + 1],
                 kid_ubs: vec![Vec::new(); max_depth + 1],
                 probes: (0..=max_depth).map(|_| Vec::new()).collect(),
                 pending: vec![Vec::new(); max_depth + 1],
@@ -200,6 +203,9 @@ impl<'a> Search<'a> {
         let w = inc.width;
         let mut kid_vals = std::mem::take(&mut self.levels.kid_vals[depth]);
         kid_vals.resize(allowed.len() * w, 0);
+        let mut applied = std::mem::take(&mut self.levels.applied[depth]);
+        applied.clear();
+        applied.resize(allowed.len(), false);
         let mut kept = std::mem::take(&mut self.levels.kept[depth]);
         kept.clear();
         kept.resize(allowed.len(), (Kept::default(), 0));
@@ -240,11 +246,12 @@ impl<'a> Search<'a> {
                 continue;
             }
             let kid = &mut kids[ci * n..(ci + 1) * n];
-            self.s
-                .model
-                .apply(&self.s.actions[l as usize], &self.levels.bufs[depth], kid);
             // At the bound only the solved state is wanted: no look-up.
             if limit == 0 {
+                self.s
+                    .model
+                    .apply(&self.s.actions[l as usize], &self.levels.bufs[depth], kid);
+                applied[ci] = true;
                 first.push(None);
                 continue;
             }
@@ -268,6 +275,10 @@ impl<'a> Search<'a> {
                 inc.prefetch(slot, vals);
                 Some(DEFERRED)
             } else {
+                self.s
+                    .model
+                    .apply(&self.s.actions[l as usize], &self.levels.bufs[depth], kid);
+                applied[ci] = true;
                 self.s.hint_index(kid, choice, &mut self.sc)
             };
             first.push(f.map(|i| (choice, i)));
@@ -315,7 +326,19 @@ impl<'a> Search<'a> {
                 self.next_bound = self.next_bound.min(g2 + k.cut);
                 continue;
             }
-            let kid = &kids[ci * n..(ci + 1) * n];
+            // A child cut by its first look-up is not solved (its value would be 0), so
+            // its state is only made when the look-up leaves it (most children end there).
+            let limit = self.bound - g2;
+            if let Some(v) = self.s.first_cut(first[ci], limit) {
+                self.next_bound = self.next_bound.min(g2 + v);
+                continue;
+            }
+            let kid = &mut kids[ci * n..(ci + 1) * n];
+            if !applied[ci] {
+                self.s
+                    .model
+                    .apply(&self.s.actions[l as usize], &self.levels.bufs[depth], kid);
+            }
             if kid == &self.solved[..] {
                 if g2 == self.bound {
                     self.path.push(l);
@@ -329,11 +352,6 @@ impl<'a> Search<'a> {
             // Any other state at the bound is cut: every letter costs at least 1.
             if g2 == self.bound {
                 self.next_bound = self.next_bound.min(g2 + 1);
-                continue;
-            }
-            let limit = self.bound - g2;
-            if let Some(v) = self.s.first_cut(first[ci], limit) {
-                self.next_bound = self.next_bound.min(g2 + v);
                 continue;
             }
             let parent = Parent {
@@ -359,7 +377,7 @@ impl<'a> Search<'a> {
             if w > 0 {
                 self.s.know(&kid_vals[ci * w..(ci + 1) * w], pr);
             }
-            for v in 0..self.s.variants.len() {
+            for v in pr.variants_at(0, self.s.variants.len()) {
                 self.s.stage(kid, v, 0, pr, &mut self.sc.located);
             }
         }
@@ -370,14 +388,14 @@ impl<'a> Search<'a> {
             if r > 0 {
                 for &ci in &pending {
                     let kid = &kids[ci * n..(ci + 1) * n];
-                    for v in 0..nv {
-                        self.s
-                            .stage(kid, v, r, &mut probes[ci], &mut self.sc.located);
+                    let pr = &mut probes[ci];
+                    for v in pr.variants_at(r, nv) {
+                        self.s.stage(kid, v, r, pr, &mut self.sc.located);
                     }
                 }
             }
             for &ci in &pending {
-                for v in 0..nv {
+                for v in probes[ci].variants_at(r, nv) {
                     self.s.fire(v, r, &probes[ci]);
                 }
             }
@@ -386,7 +404,8 @@ impl<'a> Search<'a> {
                 let ci = pending[j];
                 let ub = &mut kub[ci * stride..(ci + 1) * stride];
                 let pr = &mut probes[ci];
-                if (0..nv).any(|v| self.s.collect(v, r, pr, ub, &mut self.hint)) {
+                let mut at = pr.variants_at(r, nv);
+                if at.any(|v| self.s.collect(v, r, pr, ub, &mut self.hint)) {
                     let g2 = g + self.s.metric.cost[allowed[ci].0 as usize];
                     self.next_bound = self.next_bound.min(g2 + pr.h);
                 } else {
@@ -463,6 +482,7 @@ impl<'a> Search<'a> {
         self.levels.first[depth] = first;
         self.levels.kid_vals[depth] = kid_vals;
         self.levels.kept[depth] = kept;
+        self.levels.applied[depth] = applied;
         self.levels.kid_excluded[depth] = kid_excluded;
         result
     }
