@@ -450,8 +450,10 @@ mod tests {
     /// from 64 on (which have no bit).
     #[test]
     fn variants_of_a_round() {
-        let mut pr = Probe::default();
-        pr.at = [0b1010_0001, 0, u64::MAX, 1 << 63];
+        let pr = Probe {
+            at: [0b1010_0001, 0, u64::MAX, 1 << 63],
+            ..Probe::default()
+        };
         let of = |r: u8, nv: usize| pr.variants_at(r, nv).collect::<Vec<_>>();
         assert_eq!(of(0, 8), vec![0, 5, 7]);
         assert_eq!(of(1, 6), Vec::<usize>::new());
