@@ -444,7 +444,12 @@ impl Solver {
 
 #[cfg(test)]
 mod tests {
-    use super::{Probe, ROUNDS};
+    use super::{Parent, Probe, ROUNDS};
+    use crate::metric::Metric;
+    use crate::optimal::tests::{opts, FACES};
+    use crate::optimal::{OptimalOptions, Solver};
+    use crate::testsupport::cube3;
+    use puz_core::Control;
 
     /// A round visits exactly the variants whose bit is set, in order, and every variant
     /// from 64 on (which have no bit).
@@ -460,6 +465,44 @@ mod tests {
         assert_eq!(of(1, 66), vec![64, 65]);
         assert_eq!(of(2, 64), (0..64).collect::<Vec<_>>());
         assert_eq!(of(3, 65), vec![63, 64]);
-        assert_eq!(ROUNDS as usize, pr.at.len());
+    }
+
+    /// After `plan`, each round visits exactly the variants with a look-up planned in it
+    /// (the rounds skip the others without looking), over random parent bounds and limits
+    /// on the 3x3x3 in atm with three conjugates (eight variants).
+    #[test]
+    fn a_round_visits_the_variants_planned_in_it() {
+        use rand::{Rng, SeedableRng};
+        let c3 = cube3();
+        let ctl = Control::default();
+        let atm = Metric::atm(&c3, &FACES, &ctl).unwrap();
+        let o = OptimalOptions {
+            conjugates: 3,
+            ..opts(4 << 20)
+        };
+        let s = Solver::new(&c3, &atm, &o, &ctl).unwrap();
+        let (np, nv) = (s.heuristic.pdbs.len(), s.variants.len());
+        assert!(nv > 2, "{nv} variants");
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let (mut pr, mut ub) = (Probe::default(), s.values_buffer());
+        let mut used = [false; ROUNDS as usize];
+        for _ in 0..300 {
+            let parent_ub: Vec<u8> = (0..ub.len()).map(|_| rng.gen_range(0..12)).collect();
+            let parent = Parent {
+                ub: &parent_ub,
+                back: 1,
+                keep: 0,
+                flip: 0,
+            };
+            s.plan(rng.gen_range(1..12), Some(parent), &mut ub, &mut pr, None);
+            for r in 0..ROUNDS {
+                let planned: Vec<usize> = (0..nv)
+                    .filter(|&v| pr.round[v * np..(v + 1) * np].contains(&r))
+                    .collect();
+                assert_eq!(pr.variants_at(r, nv).collect::<Vec<_>>(), planned);
+                used[r as usize] |= !planned.is_empty();
+            }
+        }
+        assert_eq!(used, [true; ROUNDS as usize]);
     }
 }

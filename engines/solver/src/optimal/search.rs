@@ -16,7 +16,8 @@ struct Levels {
     /// The node's state.
     bufs: Vec<Vec<u8>>,
     /// The children's states, and their first look-up (hint, index). A child's state is
-    /// made when needed (`applied`).
+    /// made for a first look-up that needs it, else once that look-up leaves the child
+    /// (`applied`: made already).
     kids: Vec<Vec<u8>>,
     applied: Vec<Vec<bool>>,
     first: Vec<Vec<First>>,
@@ -245,13 +246,8 @@ impl<'a> Search<'a> {
                 first.push(None);
                 continue;
             }
-            let kid = &mut kids[ci * n..(ci + 1) * n];
             // At the bound only the solved state is wanted: no look-up.
             if limit == 0 {
-                self.s
-                    .model
-                    .apply(&self.s.actions[l as usize], &self.levels.bufs[depth], kid);
-                applied[ci] = true;
                 first.push(None);
                 continue;
             }
@@ -275,6 +271,7 @@ impl<'a> Search<'a> {
                 inc.prefetch(slot, vals);
                 Some(DEFERRED)
             } else {
+                let kid = &mut kids[ci * n..(ci + 1) * n];
                 self.s
                     .model
                     .apply(&self.s.actions[l as usize], &self.levels.bufs[depth], kid);
