@@ -55,6 +55,14 @@ impl Probe {
     }
 }
 
+impl Probe {
+    /// Whether look-up `j` (`v * tables + k`) is made in some round.
+    #[inline]
+    pub(super) fn planned(&self, j: usize) -> bool {
+        self.round[j] < ROUNDS
+    }
+}
+
 /// The variants of a round (see [`Probe::variants_at`]): the set bits, then every variant
 /// from 64 on.
 pub(super) struct Variants {
@@ -250,71 +258,90 @@ impl Solver {
         let n = self.model.n;
         pr.limit = limit;
         pr.h = 0;
-        pr.vars.resize(nv * n, 0);
-        pr.inv.resize(n, 0);
-        pr.idx.resize(nv * np, 0);
         pr.read = 0;
-        pr.known.clear();
-        pr.known.resize(nv * np, UNKNOWN);
-        pr.round.resize(nv * np, 0);
-        pr.staged.clear();
-        pr.staged.resize(nv, false);
         pr.inverted = false;
+        // Sized once: this runs for every child not cut by its first look-up.
+        if pr.round.len() != nl || pr.inv.len() != n {
+            pr.vars.resize(nv * n, 0);
+            pr.inv.resize(n, 0);
+            pr.idx.resize(nl, 0);
+            pr.known.resize(nl, UNKNOWN);
+            pr.round.resize(nl, 0);
+            pr.staged.resize(nv, false);
+        }
+        pr.known.fill(UNKNOWN);
+        pr.staged.fill(false);
+        let (lo, hi) = ub.split_at_mut(nl);
         // The look-up already read (within the limit) is not made again.
-        let read = read.map(|((v, k), i)| {
-            let p = &self.heuristic.pdbs[k];
-            (v * np + k, p.value(i), p.value(i ^ 1))
-        });
-        // Of those above the limit, the largest on the parent goes alone first: in the
-        // sweeps over the children each child pending makes one look-up, and most are cut
-        // by it.
-        let mut best: Option<usize> = None;
-        for v in 0..nv {
-            for k in 0..np {
-                let j = v * np + k;
-                pr.round[j] = match (self.bounded(parent, v, k, limit), parent) {
-                    _ if read.is_some_and(|(r, _, _)| r == j) => {
-                        ub[j] = read.map_or(0, |(_, val, _)| val);
-                        ub[nl + j] = read.map_or(0, |(_, _, beside)| beside);
-                        pr.read |= if j < 64 { 1 << j } else { 0 };
-                        pr.h = ub[j] as u32;
+        let read_at = read.map_or(usize::MAX, |((v, k), _)| v * np + k);
+        let round = &mut pr.round[..nl];
+        match parent {
+            None => {
+                for (j, r) in round.iter_mut().enumerate() {
+                    *r = if j == read_at {
                         u8::MAX
-                    }
-                    _ if !self.needed[j] => {
-                        ub[j] = 0;
+                    } else if self.needed[j] {
+                        0
+                    } else {
+                        lo[j] = 0;
                         u8::MAX
-                    }
-                    (Some(b), _) => {
-                        ub[j] = b;
-                        // Kept or flipped, the entry beside comes along.
-                        ub[nl + j] = match parent {
-                            Some(p) if has(p.keep, j) => other(p.ub, j),
-                            Some(p) if has(p.flip, j) => p.ub[j],
-                            _ => 0,
-                        };
-                        u8::MAX
-                    }
-                    (None, None) => 0,
-                    (None, Some(p)) => match (p.ub[j] as u32).cmp(&limit) {
-                        std::cmp::Ordering::Greater => {
-                            if best.is_none_or(|b| p.ub[j] > p.ub[b]) {
-                                best = Some(j);
+                    };
+                }
+            }
+            Some(p) => {
+                let (pu, po) = p.ub.split_at(nl);
+                // Of those above the limit, the largest on the parent goes alone first: in
+                // the sweeps over the children each child pending makes one look-up, and
+                // most are cut by it.
+                let mut best = usize::MAX;
+                for v in 0..nv {
+                    let consistent = self.consistent[v];
+                    for j in v * np..(v + 1) * np {
+                        let u = pu[j] as u32;
+                        round[j] = if j == read_at {
+                            u8::MAX
+                        } else if !self.needed[j] {
+                            lo[j] = 0;
+                            u8::MAX
+                        } else if has(p.keep, j) {
+                            // Kept or flipped, the entry beside comes along.
+                            (lo[j], hi[j]) = (pu[j], po[j]);
+                            u8::MAX
+                        } else if has(p.flip, j) {
+                            (lo[j], hi[j]) = (po[j], pu[j]);
+                            u8::MAX
+                        } else if consistent && u + p.back <= limit {
+                            (lo[j], hi[j]) = ((u + p.back) as u8, 0);
+                            u8::MAX
+                        } else if u > limit {
+                            if best == usize::MAX || pu[j] > pu[best] {
+                                best = j;
                             }
                             1
-                        }
-                        std::cmp::Ordering::Equal => 2,
-                        std::cmp::Ordering::Less => 3,
-                    },
-                };
+                        } else if u == limit {
+                            2
+                        } else {
+                            3
+                        };
+                    }
+                }
+                if best != usize::MAX {
+                    round[best] = 0;
+                }
             }
         }
-        if let Some(b) = best {
-            pr.round[b] = 0;
+        if let Some(((_, k), i)) = read {
+            let p = &self.heuristic.pdbs[k];
+            (lo[read_at], hi[read_at]) = (p.value(i), p.value(i ^ 1));
+            pr.read = if read_at < 64 { 1 << read_at } else { 0 };
+            pr.h = lo[read_at] as u32;
         }
         pr.at = [0; ROUNDS as usize];
-        for (j, &r) in pr.round[..nl].iter().enumerate() {
-            if r < ROUNDS && j / np < 64 {
-                pr.at[r as usize] |= 1 << (j / np);
+        for v in 0..nv.min(64) {
+            for &r in &round[v * np..(v + 1) * np] {
+                if r < ROUNDS {
+                    pr.at[r as usize] |= 1 << v;
+                }
             }
         }
     }

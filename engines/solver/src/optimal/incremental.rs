@@ -254,13 +254,17 @@ impl super::Solver {
         }
     }
 
-    /// Marks in `pr` the indices that `values` (a node's followed values) give.
+    /// Marks in `pr` the indices that `values` (a node's followed values) give, for the
+    /// look-ups planned (an index is a class look-up of its own in a reduced table).
     #[inline]
     pub(super) fn know(&self, values: &[u32], pr: &mut super::bound::Probe) {
         let inc = &self.incremental;
         let np = self.heuristic.pdbs.len();
         for (slot, &(v, k)) in inc.which.iter().enumerate() {
-            pr.known[v * np + k] = inc.index(slot, values);
+            let j = v * np + k;
+            if pr.planned(j) {
+                pr.known[j] = inc.index(slot, values);
+            }
         }
     }
 }
