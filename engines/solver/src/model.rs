@@ -57,7 +57,9 @@ pub struct Action {
 #[derive(Clone, Debug)]
 pub struct CellMap {
     src: Vec<u8>,
-    map: Vec<u8>,
+    /// Per location, the image of each cell (a row of 256: indexed by a byte, no bounds
+    /// check).
+    map: Vec<[u8; 256]>,
 }
 
 impl CellMap {
@@ -68,13 +70,13 @@ impl CellMap {
 
     /// The cell at location `b` of the image when `cell` is at [`CellMap::source`]`(b)`.
     pub fn image(&self, b: usize, cell: u8) -> u8 {
-        self.map[b * 256 + cell as usize]
+        self.map[b][cell as usize]
     }
 
     #[inline]
     pub fn apply(&self, s: &[u8], out: &mut [u8]) {
-        for (b, o) in out.iter_mut().enumerate() {
-            *o = self.map[b * 256 + s[self.src[b] as usize] as usize];
+        for ((o, row), &src) in out.iter_mut().zip(&self.map).zip(&self.src) {
+            *o = row[s[src as usize] as usize];
         }
     }
 }
@@ -269,7 +271,7 @@ impl Model {
         }
         let ci = c.inverse();
         let mut src = vec![0u8; self.n];
-        let mut map = vec![0u8; self.n * 256];
+        let mut map = vec![[0u8; 256]; self.n];
         for o in &self.orbits {
             let t = o.twist as usize;
             let span = o.offset..o.offset + o.size * t;
@@ -297,7 +299,7 @@ impl Model {
                     let (_, j) = loc(ci.image(o.offset + piece * t))?;
                     for x in 0..t {
                         let (_, k) = loc(c.image(o.offset + l * t + (j + x) % t))?;
-                        map[(o.start + to[l]) * 256 + a * t + x] = (piece * t + k) as u8;
+                        map[o.start + to[l]][a * t + x] = (piece * t + k) as u8;
                     }
                 }
             }
@@ -307,7 +309,7 @@ impl Model {
 
     /// `first` then `second`, as one map.
     pub fn then_map(&self, first: &CellMap, second: &CellMap) -> CellMap {
-        let mut map = vec![0u8; self.n * 256];
+        let mut map = vec![[0u8; 256]; self.n];
         let mut src = vec![0u8; self.n];
         for o in &self.orbits {
             let cells = (o.size * o.twist as usize).min(256);
@@ -315,7 +317,7 @@ impl Model {
                 let mid = second.source(b);
                 src[b] = first.src[mid];
                 for x in 0..cells {
-                    map[b * 256 + x] = second.image(b, first.image(mid, x as u8));
+                    map[b][x] = second.image(b, first.image(mid, x as u8));
                 }
             }
         }
@@ -326,10 +328,8 @@ impl Model {
     pub fn same_map(&self, a: &CellMap, b: &CellMap) -> bool {
         self.orbits.iter().all(|o| {
             let cells = (o.size * o.twist as usize).min(256);
-            (o.start..o.start + o.size).all(|l| {
-                a.src[l] == b.src[l]
-                    && a.map[l * 256..l * 256 + cells] == b.map[l * 256..l * 256 + cells]
-            })
+            (o.start..o.start + o.size)
+                .all(|l| a.src[l] == b.src[l] && a.map[l][..cells] == b.map[l][..cells])
         })
     }
 

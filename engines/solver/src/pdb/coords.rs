@@ -84,8 +84,9 @@ struct Reader {
     digits: usize,
     twist: u8,
     /// Per cell: its orientation (Ori), 1 when its piece is in the set (Set), the piece's
-    /// place among the followed ones plus 1, or 0 (Places), its piece (Parity).
-    of_cell: Vec<u8>,
+    /// place among the followed ones plus 1, or 0 (Places); unused (Parity). Indexed by a
+    /// byte, so without a bounds check.
+    of_cell: Box<[u8; 256]>,
     /// Set: `binom[l * (k + 2) + j]` is `C(l, j)`.
     binom: Vec<u64>,
     kind: Kind,
@@ -512,6 +513,15 @@ impl Coords {
     }
 }
 
+/// A table over the 256 byte values of a cell.
+fn cell_table(f: impl Fn(usize) -> u8) -> Box<[u8; 256]> {
+    let mut t = Box::new([0u8; 256]);
+    for (c, x) in t.iter_mut().enumerate() {
+        *x = f(c);
+    }
+    t
+}
+
 fn reader(model: &Model, p: &Part) -> Reader {
     let o = &model.orbits[p.orbit()];
     let t = o.twist as usize;
@@ -522,7 +532,7 @@ fn reader(model: &Model, p: &Part) -> Reader {
             n: o.size,
             digits: 0,
             twist: o.twist,
-            of_cell: Vec::new(),
+            of_cell: Box::new([0; 256]),
             binom: Vec::new(),
             kind: Kind::Parity,
         },
@@ -531,7 +541,7 @@ fn reader(model: &Model, p: &Part) -> Reader {
             n: o.size,
             digits: o.size - o.ori_sum_fixed as usize,
             twist: o.twist,
-            of_cell: (0..256).map(|c| (c % t) as u8).collect(),
+            of_cell: cell_table(|c| (c % t) as u8),
             binom: Vec::new(),
             kind: Kind::Ori,
         },
@@ -540,15 +550,13 @@ fn reader(model: &Model, p: &Part) -> Reader {
             n: o.size,
             digits: pieces.len(),
             twist: o.twist,
-            of_cell: (0..256)
-                .map(|c| {
-                    let at = pieces.iter().position(|&x| x as usize == c / t);
-                    match at {
-                        Some(j) if c < cells => j as u8 + 1,
-                        _ => 0,
-                    }
-                })
-                .collect(),
+            of_cell: cell_table(|c| {
+                let at = pieces.iter().position(|&x| x as usize == c / t);
+                match at {
+                    Some(j) if c < cells => j as u8 + 1,
+                    _ => 0,
+                }
+            }),
             binom: Vec::new(),
             kind: Kind::Places,
         },
@@ -559,9 +567,7 @@ fn reader(model: &Model, p: &Part) -> Reader {
                 n: o.size,
                 digits: k,
                 twist: o.twist,
-                of_cell: (0..256)
-                    .map(|c| (c < cells && pieces.contains(&((c / t) as u8))) as u8)
-                    .collect(),
+                of_cell: cell_table(|c| (c < cells && pieces.contains(&((c / t) as u8))) as u8),
                 binom: (0..o.size as u64)
                     .flat_map(|l| (0..k as u64 + 2).map(move |j| binomial(l, j)))
                     .collect(),
