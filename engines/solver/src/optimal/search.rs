@@ -213,13 +213,19 @@ impl<'a> Search<'a> {
         let exact = self.levels.exact[depth];
         let np = self.s.heuristic.pdbs.len();
         // The children's first look-up: the table and variant with the largest value on
-        // this node (the last one to cut among equals), likeliest to cut a child.
+        // this node, likeliest to cut a child; among equals, a followed one (its index
+        // needs no child state: see `incremental.rs`), then the last one to cut.
         let ub = &self.levels.ubs[depth];
         let (mut hv, mut ht) = self.hint;
-        let mut best = if ht < np { ub[hv * np + ht] } else { 0 };
+        let followed = |j: usize| inc.slot(j).is_some();
+        let (mut best, mut cheap) = if ht < np {
+            (ub[hv * np + ht], followed(hv * np + ht))
+        } else {
+            (0, false)
+        };
         for (j, &u) in ub[..ub.len() / 2].iter().enumerate() {
-            if u > best {
-                (best, hv, ht) = (u, j / np, j % np);
+            if u > best || (u == best && !cheap && followed(j)) {
+                (best, cheap, hv, ht) = (u, followed(j), j / np, j % np);
             }
         }
         let choice = (hv, ht);
