@@ -292,7 +292,9 @@ impl Solver {
                 let (pu, po) = p.ub.split_at(nl);
                 // Of those above the limit, the largest on the parent goes alone first: in
                 // the sweeps over the children each child pending makes one look-up, and
-                // most are cut by it.
+                // most are cut by it. Among equals a followed one, whose index needs no
+                // variant state.
+                let followed = |j: usize| self.incremental.slot(j).is_some();
                 let mut best = usize::MAX;
                 for v in 0..nv {
                     let consistent = self.consistent[v];
@@ -314,7 +316,10 @@ impl Solver {
                             (lo[j], hi[j]) = ((u + p.back) as u8, 0);
                             u8::MAX
                         } else if u > limit {
-                            if best == usize::MAX || pu[j] > pu[best] {
+                            if best == usize::MAX
+                                || pu[j] > pu[best]
+                                || (pu[j] == pu[best] && followed(j) && !followed(best))
+                            {
                                 best = j;
                             }
                             1
