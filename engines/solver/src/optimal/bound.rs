@@ -275,12 +275,18 @@ impl Solver {
         // The look-up already read (within the limit) is not made again.
         let read_at = read.map_or(usize::MAX, |((v, k), _)| v * np + k);
         let round = &mut pr.round[..nl];
+        // The variants of each round (see `Probe::at`), as the look-ups are planned.
+        let at = &mut pr.at;
+        *at = [0; ROUNDS as usize];
         match parent {
             None => {
                 for (j, r) in round.iter_mut().enumerate() {
                     *r = if j == read_at {
                         u8::MAX
                     } else if self.needed[j] {
+                        if j / np < 64 {
+                            at[0] |= 1 << (j / np);
+                        }
                         0
                     } else {
                         lo[j] = 0;
@@ -296,42 +302,57 @@ impl Solver {
                 // variant state.
                 let followed = |j: usize| self.incremental.slot(j).is_some();
                 let mut best = usize::MAX;
-                for v in 0..nv {
+                let (mut v, mut k) = (0, 0);
+                for j in 0..nl {
                     let consistent = self.consistent[v];
-                    for j in v * np..(v + 1) * np {
-                        let u = pu[j] as u32;
-                        round[j] = if j == read_at {
-                            u8::MAX
-                        } else if !self.needed[j] {
-                            lo[j] = 0;
-                            u8::MAX
-                        } else if has(p.keep, j) {
-                            // Kept or flipped, the entry beside comes along.
-                            (lo[j], hi[j]) = (pu[j], po[j]);
-                            u8::MAX
-                        } else if has(p.flip, j) {
-                            (lo[j], hi[j]) = (po[j], pu[j]);
-                            u8::MAX
-                        } else if consistent && u + p.back <= limit {
-                            (lo[j], hi[j]) = ((u + p.back) as u8, 0);
-                            u8::MAX
-                        } else if u > limit {
-                            if best == usize::MAX
-                                || pu[j] > pu[best]
-                                || (pu[j] == pu[best] && followed(j) && !followed(best))
-                            {
-                                best = j;
-                            }
-                            1
-                        } else if u == limit {
-                            2
-                        } else {
-                            3
-                        };
+                    let u = pu[j] as u32;
+                    let r = if j == read_at {
+                        u8::MAX
+                    } else if !self.needed[j] {
+                        lo[j] = 0;
+                        u8::MAX
+                    } else if has(p.keep, j) {
+                        // Kept or flipped, the entry beside comes along.
+                        (lo[j], hi[j]) = (pu[j], po[j]);
+                        u8::MAX
+                    } else if has(p.flip, j) {
+                        (lo[j], hi[j]) = (po[j], pu[j]);
+                        u8::MAX
+                    } else if consistent && u + p.back <= limit {
+                        (lo[j], hi[j]) = ((u + p.back) as u8, 0);
+                        u8::MAX
+                    } else if u > limit {
+                        if best == usize::MAX
+                            || pu[j] > pu[best]
+                            || (pu[j] == pu[best] && followed(j) && !followed(best))
+                        {
+                            best = j;
+                        }
+                        1
+                    } else if u == limit {
+                        2
+                    } else {
+                        3
+                    };
+                    round[j] = r;
+                    if r < ROUNDS && v < 64 {
+                        at[r as usize] |= 1 << v;
+                    }
+                    k += 1;
+                    if k == np {
+                        (v, k) = (v + 1, 0);
                     }
                 }
                 if best != usize::MAX {
+                    // It leaves round 1 for round 0.
                     round[best] = 0;
+                    let v = best / np;
+                    if v < 64 {
+                        at[0] |= 1 << v;
+                        if !round[v * np..(v + 1) * np].contains(&1) {
+                            at[1] &= !(1 << v);
+                        }
+                    }
                 }
             }
         }
@@ -340,14 +361,6 @@ impl Solver {
             (lo[read_at], hi[read_at]) = (p.value(i), p.value(i ^ 1));
             pr.read = if read_at < 64 { 1 << read_at } else { 0 };
             pr.h = lo[read_at] as u32;
-        }
-        pr.at = [0; ROUNDS as usize];
-        for v in 0..nv.min(64) {
-            for &r in &round[v * np..(v + 1) * np] {
-                if r < ROUNDS {
-                    pr.at[r as usize] |= 1 << v;
-                }
-            }
         }
     }
 
