@@ -550,4 +550,50 @@ mod tests {
         }
         assert_eq!(used, [true; ROUNDS as usize]);
     }
+
+    /// Among look-ups of equal parent value above the limit, round 0 takes a followed one
+    /// (its index needs no variant state), whichever variant comes first.
+    #[test]
+    fn round_zero_prefers_a_followed_look_up_among_equals() {
+        // The 4 GiB choice (phase-1 table on three axes, the corners), tables not filled:
+        // only the plan is looked at.
+        let c3 = cube3();
+        let ctl = Control::default();
+        let htm = Metric::htm(&c3, &FACES, &ctl).unwrap();
+        let model = crate::model::Model::new(&c3).unwrap();
+        let actions = crate::testsupport::actions_of(&model, &htm);
+        let shapes = crate::pdb::choose_patterns(&model, &actions, 4 << 30, &[]);
+        let s = Solver::with_shapes_unfilled(&c3, &htm, &opts(4 << 30), shapes, &ctl).unwrap();
+        let nl = s.variants.len() * s.heuristic.pdbs.len();
+        let needed: Vec<usize> = (0..nl).filter(|&j| s.needed[j]).collect();
+        let followed: Vec<usize> = needed
+            .iter()
+            .copied()
+            .filter(|&j| s.incremental.slot(j).is_some())
+            .collect();
+        let (mut pr, mut ub) = (Probe::default(), s.values_buffer());
+        // Every look-up at 9 on the parent, above the child's limit of 5, but the first
+        // followed one at 8; of those at 9, the first is not followed.
+        let mut parent_ub = vec![9u8; ub.len()];
+        parent_ub[followed[0]] = 8;
+        let at_nine: Vec<usize> = needed
+            .iter()
+            .copied()
+            .filter(|&j| j != followed[0])
+            .collect();
+        assert!(
+            followed.len() > 1 && !followed.contains(&at_nine[0]),
+            "{needed:?} {followed:?}"
+        );
+        let parent = Parent {
+            ub: &parent_ub,
+            back: 1,
+            keep: 0,
+            flip: 0,
+        };
+        s.plan(5, Some(parent), &mut ub, &mut pr, None);
+        let first: Vec<usize> = (0..nl).filter(|&j| pr.round[j] == 0).collect();
+        assert_eq!(first.len(), 1);
+        assert!(followed[1..].contains(&first[0]), "{first:?} {followed:?}");
+    }
 }
