@@ -316,8 +316,8 @@ impl Model {
             for b in o.start..o.start + o.size {
                 let mid = second.source(b);
                 src[b] = first.src[mid];
-                for x in 0..cells {
-                    map[b][x] = second.image(b, first.image(mid, x as u8));
+                for (x, cell) in map[b][..cells].iter_mut().enumerate() {
+                    *cell = second.image(b, first.image(mid, x as u8));
                 }
             }
         }
