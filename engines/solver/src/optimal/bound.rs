@@ -555,15 +555,8 @@ mod tests {
     /// (its index needs no variant state), whichever variant comes first.
     #[test]
     fn round_zero_prefers_a_followed_look_up_among_equals() {
-        // The 4 GiB choice (phase-1 table on three axes, the corners), tables not filled:
-        // only the plan is looked at.
-        let c3 = cube3();
-        let ctl = Control::default();
-        let htm = Metric::htm(&c3, &FACES, &ctl).unwrap();
-        let model = crate::model::Model::new(&c3).unwrap();
-        let actions = crate::testsupport::actions_of(&model, &htm);
-        let shapes = crate::pdb::choose_patterns(&model, &actions, 4 << 30, &[]);
-        let s = Solver::with_shapes_unfilled(&c3, &htm, &opts(4 << 30), shapes, &ctl).unwrap();
+        // Tables not filled: only the plan is looked at.
+        let s = crate::optimal::tests::cube3_htm_4gib_unfilled();
         let nl = s.variants.len() * s.heuristic.pdbs.len();
         let needed: Vec<usize> = (0..nl).filter(|&j| s.needed[j]).collect();
         let followed: Vec<usize> = needed

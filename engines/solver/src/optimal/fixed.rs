@@ -176,19 +176,7 @@ mod tests {
     use proptest::prelude::*;
     use puz_core::Control;
 
-    /// The 3x3x3 in htm with the 4 GiB choice of tables, left empty (indices only).
-    fn solver() -> &'static Solver {
-        static CELL: std::sync::OnceLock<Solver> = std::sync::OnceLock::new();
-        CELL.get_or_init(|| {
-            let c3 = cube3();
-            let ctl = Control::default();
-            let htm = Metric::htm(&c3, &FACES, &ctl).unwrap();
-            let model = crate::model::Model::new(&c3).unwrap();
-            let actions = crate::testsupport::actions_of(&model, &htm);
-            let shapes = crate::pdb::choose_patterns(&model, &actions, 4 << 30, &[]);
-            Solver::with_shapes_unfilled(&c3, &htm, &opts(4 << 30), shapes, &ctl).unwrap()
-        })
-    }
+    use super::super::tests::cube3_htm_4gib_unfilled as solver;
 
     #[test]
     fn letters_keep_the_phase_one_entry_of_their_axes() {

@@ -46,6 +46,21 @@ pub(super) fn same_answers(
         .collect()
 }
 
+/// The 3x3x3 in htm with the 4 GiB choice of tables (the phase-1 table on three axes, the
+/// corners), left empty: for tests of indices and plans, which read no entry.
+pub(super) fn cube3_htm_4gib_unfilled() -> &'static Solver {
+    static CELL: std::sync::OnceLock<Solver> = std::sync::OnceLock::new();
+    CELL.get_or_init(|| {
+        let c3 = cube3();
+        let ctl = Control::default();
+        let htm = crate::metric::Metric::htm(&c3, &FACES, &ctl).unwrap();
+        let model = Model::new(&c3).unwrap();
+        let actions = crate::testsupport::actions_of(&model, &htm);
+        let shapes = crate::pdb::choose_patterns(&model, &actions, 4 << 30, &[]);
+        Solver::with_shapes_unfilled(&c3, &htm, &opts(4 << 30), shapes, &ctl).unwrap()
+    })
+}
+
 pub(super) fn opts(mem: u64) -> OptimalOptions {
     OptimalOptions {
         table_memory: Some(mem),
