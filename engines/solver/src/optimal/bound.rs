@@ -19,28 +19,28 @@ pub(super) struct Scratch {
 /// One bound in progress (see [`Solver::plan`]).
 #[derive(Default)]
 pub(super) struct Probe {
-    inv: Vec<u8>,
+    pub(super) inv: Vec<u8>,
     /// Every variant's state, one after another.
-    vars: Vec<u8>,
+    pub(super) vars: Vec<u8>,
     /// Table indices, variant after variant.
-    idx: Vec<u64>,
+    pub(super) idx: Vec<u64>,
     /// Indices known before staging (followed by the search, see
     /// [`Incremental`](super::incremental::Incremental)), [`UNKNOWN`] for the others.
     pub(super) known: Vec<u64>,
     /// The look-ups read, as bits (their values in `ub` are exact).
     pub(super) read: u64,
     /// The round of each look-up (`u8::MAX`: not made).
-    round: Vec<u8>,
+    pub(super) round: Vec<u8>,
     /// Which variants' states are in `vars`.
-    staged: Vec<bool>,
+    pub(super) staged: Vec<bool>,
     /// Whether `inv` holds the inverse (computed when a variant first needs it).
-    inverted: bool,
-    limit: u32,
+    pub(super) inverted: bool,
+    pub(super) limit: u32,
     /// The largest value read so far.
     pub(super) h: u32,
     /// Per round, the variants with a look-up in it (bit `v`; variants from 64 on are
     /// always visited), so the rounds skip the others without a call.
-    at: [u64; ROUNDS as usize],
+    pub(super) at: [u64; ROUNDS as usize],
 }
 
 impl Probe {
@@ -237,133 +237,6 @@ impl Solver {
         h
     }
 
-    /// Starts a bound in `pr`: which look-ups to make, in up to four rounds, the
-    /// likeliest to cut first: the tables whose value on the parent was above the
-    /// child's limit (they cut unless the letter brought the value down), the largest of
-    /// them alone, then the others, then those at the limit, then the rest. With a
-    /// `parent`, the look-ups that cannot go above `limit` are left out (see [`Parent`]);
-    /// `ub` gets the parent's bound for them. `read` is a look-up already made (and within
-    /// the limit): its value goes to `ub` and it is not made again.
-    pub(super) fn plan(
-        &self,
-        limit: u32,
-        parent: Option<Parent>,
-        ub: &mut [u8],
-        pr: &mut Probe,
-        read: First,
-    ) {
-        let np = self.heuristic.pdbs.len();
-        let nv = self.variants.len();
-        let nl = nv * np;
-        let n = self.model.n;
-        pr.limit = limit;
-        pr.h = 0;
-        pr.read = 0;
-        pr.inverted = false;
-        // Sized once: this runs for every child not cut by its first look-up.
-        if pr.round.len() != nl || pr.inv.len() != n {
-            pr.vars.resize(nv * n, 0);
-            pr.inv.resize(n, 0);
-            pr.idx.resize(nl, 0);
-            pr.known.resize(nl, UNKNOWN);
-            pr.round.resize(nl, 0);
-            pr.staged.resize(nv, false);
-        }
-        pr.known.fill(UNKNOWN);
-        pr.staged.fill(false);
-        let (lo, hi) = ub.split_at_mut(nl);
-        // The look-up already read (within the limit) is not made again.
-        let read_at = read.map_or(usize::MAX, |((v, k), _)| v * np + k);
-        let round = &mut pr.round[..nl];
-        // The variants of each round (see `Probe::at`), as the look-ups are planned.
-        let at = &mut pr.at;
-        *at = [0; ROUNDS as usize];
-        match parent {
-            None => {
-                for (j, r) in round.iter_mut().enumerate() {
-                    *r = if j == read_at {
-                        u8::MAX
-                    } else if self.needed[j] {
-                        if j / np < 64 {
-                            at[0] |= 1 << (j / np);
-                        }
-                        0
-                    } else {
-                        lo[j] = 0;
-                        u8::MAX
-                    };
-                }
-            }
-            Some(p) => {
-                let (pu, po) = p.ub.split_at(nl);
-                // Of those above the limit, the largest on the parent goes alone first: in
-                // the sweeps over the children each child pending makes one look-up, and
-                // most are cut by it. Among equals a followed one, whose index needs no
-                // variant state.
-                let followed = |j: usize| self.incremental.slot(j).is_some();
-                let mut best = usize::MAX;
-                let (mut v, mut k) = (0, 0);
-                for j in 0..nl {
-                    let consistent = self.consistent[v];
-                    let u = pu[j] as u32;
-                    let r = if j == read_at {
-                        u8::MAX
-                    } else if !self.needed[j] {
-                        lo[j] = 0;
-                        u8::MAX
-                    } else if has(p.keep, j) {
-                        // Kept or flipped, the entry beside comes along.
-                        (lo[j], hi[j]) = (pu[j], po[j]);
-                        u8::MAX
-                    } else if has(p.flip, j) {
-                        (lo[j], hi[j]) = (po[j], pu[j]);
-                        u8::MAX
-                    } else if consistent && u + p.back <= limit {
-                        (lo[j], hi[j]) = ((u + p.back) as u8, 0);
-                        u8::MAX
-                    } else if u > limit {
-                        if best == usize::MAX
-                            || pu[j] > pu[best]
-                            || (pu[j] == pu[best] && followed(j) && !followed(best))
-                        {
-                            best = j;
-                        }
-                        1
-                    } else if u == limit {
-                        2
-                    } else {
-                        3
-                    };
-                    round[j] = r;
-                    if r < ROUNDS && v < 64 {
-                        at[r as usize] |= 1 << v;
-                    }
-                    k += 1;
-                    if k == np {
-                        (v, k) = (v + 1, 0);
-                    }
-                }
-                if best != usize::MAX {
-                    // It leaves round 1 for round 0.
-                    round[best] = 0;
-                    let v = best / np;
-                    if v < 64 {
-                        at[0] |= 1 << v;
-                        if !round[v * np..(v + 1) * np].contains(&1) {
-                            at[1] &= !(1 << v);
-                        }
-                    }
-                }
-            }
-        }
-        if let Some(((_, k), i)) = read {
-            let p = &self.heuristic.pdbs[k];
-            (lo[read_at], hi[read_at]) = (p.value(i), p.value(i ^ 1));
-            pr.read = if read_at < 64 { 1 << read_at } else { 0 };
-            pr.h = lo[read_at] as u32;
-        }
-    }
-
     /// Computes the indices of the look-ups of round `r` of variant `v` of `t`.
     ///
     /// Every index is computed first and the prefetches are issued together after
@@ -489,12 +362,7 @@ impl Solver {
 
 #[cfg(test)]
 mod tests {
-    use super::{Parent, Probe, ROUNDS};
-    use crate::metric::Metric;
-    use crate::optimal::tests::{opts, FACES};
-    use crate::optimal::{OptimalOptions, Solver};
-    use crate::testsupport::cube3;
-    use puz_core::Control;
+    use super::Probe;
 
     /// A round visits exactly the variants whose bit is set, in order, and every variant
     /// from 64 on (which have no bit).
@@ -510,83 +378,5 @@ mod tests {
         assert_eq!(of(1, 66), vec![64, 65]);
         assert_eq!(of(2, 64), (0..64).collect::<Vec<_>>());
         assert_eq!(of(3, 65), vec![63, 64]);
-    }
-
-    /// After `plan`, each round visits exactly the variants with a look-up planned in it
-    /// (the rounds skip the others without looking), over random parent bounds and limits
-    /// on the 3x3x3 in atm with three conjugates (eight variants).
-    #[test]
-    fn a_round_visits_the_variants_planned_in_it() {
-        use rand::{Rng, SeedableRng};
-        let c3 = cube3();
-        let ctl = Control::default();
-        let atm = Metric::atm(&c3, &FACES, &ctl).unwrap();
-        let o = OptimalOptions {
-            conjugates: 3,
-            ..opts(4 << 20)
-        };
-        let s = Solver::new(&c3, &atm, &o, &ctl).unwrap();
-        let (np, nv) = (s.heuristic.pdbs.len(), s.variants.len());
-        assert!(nv > 2, "{nv} variants");
-        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-        let (mut pr, mut ub) = (Probe::default(), s.values_buffer());
-        let mut used = [false; ROUNDS as usize];
-        for _ in 0..300 {
-            let parent_ub: Vec<u8> = (0..ub.len()).map(|_| rng.gen_range(0..12)).collect();
-            let parent = Parent {
-                ub: &parent_ub,
-                back: 1,
-                keep: 0,
-                flip: 0,
-            };
-            s.plan(rng.gen_range(1..12), Some(parent), &mut ub, &mut pr, None);
-            for r in 0..ROUNDS {
-                let planned: Vec<usize> = (0..nv)
-                    .filter(|&v| pr.round[v * np..(v + 1) * np].contains(&r))
-                    .collect();
-                assert_eq!(pr.variants_at(r, nv).collect::<Vec<_>>(), planned);
-                used[r as usize] |= !planned.is_empty();
-            }
-        }
-        assert_eq!(used, [true; ROUNDS as usize]);
-    }
-
-    /// Among look-ups of equal parent value above the limit, round 0 takes a followed one
-    /// (its index needs no variant state), whichever variant comes first.
-    #[test]
-    fn round_zero_prefers_a_followed_look_up_among_equals() {
-        // Tables not filled: only the plan is looked at.
-        let s = crate::optimal::tests::cube3_htm_4gib_unfilled();
-        let nl = s.variants.len() * s.heuristic.pdbs.len();
-        let needed: Vec<usize> = (0..nl).filter(|&j| s.needed[j]).collect();
-        let followed: Vec<usize> = needed
-            .iter()
-            .copied()
-            .filter(|&j| s.incremental.slot(j).is_some())
-            .collect();
-        let (mut pr, mut ub) = (Probe::default(), s.values_buffer());
-        // Every look-up at 9 on the parent, above the child's limit of 5, but the first
-        // followed one at 8; of those at 9, the first is not followed.
-        let mut parent_ub = vec![9u8; ub.len()];
-        parent_ub[followed[0]] = 8;
-        let at_nine: Vec<usize> = needed
-            .iter()
-            .copied()
-            .filter(|&j| j != followed[0])
-            .collect();
-        assert!(
-            followed.len() > 1 && !followed.contains(&at_nine[0]),
-            "{needed:?} {followed:?}"
-        );
-        let parent = Parent {
-            ub: &parent_ub,
-            back: 1,
-            keep: 0,
-            flip: 0,
-        };
-        s.plan(5, Some(parent), &mut ub, &mut pr, None);
-        let first: Vec<usize> = (0..nl).filter(|&j| pr.round[j] == 0).collect();
-        assert_eq!(first.len(), 1);
-        assert!(followed[1..].contains(&first[0]), "{first:?} {followed:?}");
     }
 }

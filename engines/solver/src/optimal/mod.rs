@@ -8,6 +8,7 @@
 //!
 //! - `solver`: [`Solver`], its tables and rules, and the iterations of increasing cost.
 //! - `bound`: the lower bound of a position, in rounds of table look-ups.
+//! - `plan`: which look-ups a bound makes in which round, shared by a node's children.
 //! - `axes`: the conjugates the tables over several orbits are looked up on.
 //! - `fixed`: the look-ups a letter leaves unchanged (on inverses).
 //! - `ends`: the letters a solution cannot end with, from the look-ups on the position.
@@ -23,6 +24,7 @@ mod ends;
 mod fixed;
 mod incremental;
 mod necklace;
+mod plan;
 mod schedule;
 mod search;
 mod solver;

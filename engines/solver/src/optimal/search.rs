@@ -5,6 +5,7 @@
 use super::bound::{First, Parent, Probe, Scratch, ROUNDS};
 use super::fixed::Kept;
 use super::necklace::Necklace;
+use super::plan::Shared;
 use super::schedule::{Task, Team};
 use super::Solver;
 use crate::error::SolveError;
@@ -61,6 +62,8 @@ pub(super) struct Search<'a> {
     hint: (usize, usize),
     path: Vec<u32>,
     levels: Levels,
+    /// The plan of the children of the node being planned (see `plan.rs`).
+    shared: Shared,
 }
 
 /// A first look-up whose index is computed after every child's values (see `dfs`).
@@ -89,6 +92,7 @@ impl<'a> Search<'a> {
             sc: s.scratch(),
             hint: (0, usize::MAX),
             path: Vec::new(),
+            shared: Shared::new(s),
             levels: Levels {
                 bufs: vec![vec![0u8; s.model.n]; max_depth + 1],
                 kids: vec![Vec::new(); max_depth + 1],
@@ -229,6 +233,7 @@ impl<'a> Search<'a> {
             }
         }
         let choice = (hv, ht);
+        self.shared.reset(self.s, choice);
         let floor = self.rules.floor(&self.path, period);
         for (ci, &(l, _)) in allowed.iter().enumerate() {
             if self.rules.rank[l as usize] < floor
@@ -301,7 +306,7 @@ impl<'a> Search<'a> {
             prefetch(&p.table, p.byte(f.1));
         }
         // Then each child's first look-up; the children it does not cut are planned (see
-        // [`Solver::plan`]) and their first round's indices computed.
+        // [`Solver::plan_child`]) and their first round's indices computed.
         let stride = self.levels.ubs[depth].len();
         let mut kub = std::mem::take(&mut self.levels.kid_ubs[depth]);
         kub.resize(allowed.len() * stride, 0);
@@ -365,7 +370,8 @@ impl<'a> Search<'a> {
             };
             let ub = &mut kub[ci * stride..(ci + 1) * stride];
             let pr = &mut probes[ci];
-            self.s.plan(limit, Some(parent), ub, pr, first[ci]);
+            self.s
+                .plan_child(limit, parent, ub, pr, first[ci], &mut self.shared);
             if w > 0 {
                 let vals = &mut kid_vals[ci * w..(ci + 1) * w];
                 inc.step(&self.levels.vals[depth], l, vals);

@@ -177,7 +177,8 @@ impl Pdb {
         let base = shape.pairs().then_some(0);
         Pdb {
             shape,
-            table: BigBuf::new(1, 0),
+            // One line: entries 0 and 1 can be read (tests of plans read a first look-up).
+            table: BigBuf::new(64, 0),
             base,
         }
     }
