@@ -21,6 +21,8 @@ struct Levels {
     /// (`applied`: made already).
     kids: Vec<Vec<u8>>,
     applied: Vec<Vec<bool>>,
+    /// The children the rotation and reversal rules leave out.
+    ruled: Vec<Vec<bool>>,
     first: Vec<Vec<First>>,
     /// The children's bounds in progress, their upper bounds (as `ubs`), and the children
     /// not cut (so far).
@@ -97,6 +99,7 @@ impl<'a> Search<'a> {
                 bufs: vec![vec![0u8; s.model.n]; max_depth + 1],
                 kids: vec![Vec::new(); max_depth + 1],
                 applied: vec![Vec::new(); max_depth + 1],
+                ruled: vec![Vec::new(); max_depth + 1],
                 kid_ubs: vec![Vec::new(); max_depth + 1],
                 probes: (0..=max_depth).map(|_| Vec::new()).collect(),
                 pending: vec![Vec::new(); max_depth + 1],
@@ -235,12 +238,16 @@ impl<'a> Search<'a> {
         let choice = (hv, ht);
         self.shared.reset(self.s, choice);
         let floor = self.rules.floor(&self.path, period);
+        let mut ruled = std::mem::take(&mut self.levels.ruled[depth]);
+        ruled.clear();
+        ruled.resize(allowed.len(), false);
         for (ci, &(l, _)) in allowed.iter().enumerate() {
             if self.rules.rank[l as usize] < floor
                 || self
                     .rules
                     .reversed_below(&self.path, self.rules.rank[l as usize])
             {
+                ruled[ci] = true;
                 first.push(None);
                 continue;
             }
@@ -317,11 +324,8 @@ impl<'a> Search<'a> {
         let mut pending = std::mem::take(&mut self.levels.pending[depth]);
         pending.clear();
         for (ci, &(l, _)) in allowed.iter().enumerate() {
-            if self.rules.rank[l as usize] < floor
-                || self
-                    .rules
-                    .reversed_below(&self.path, self.rules.rank[l as usize])
-            {
+            // Left out by the rotation and reversal rules (in the first sweep).
+            if ruled[ci] {
                 continue;
             }
             let g2 = g + self.s.metric.cost[l as usize];
@@ -492,6 +496,7 @@ impl<'a> Search<'a> {
         self.levels.kid_vals[depth] = kid_vals;
         self.levels.kept[depth] = kept;
         self.levels.applied[depth] = applied;
+        self.levels.ruled[depth] = ruled;
         self.levels.kid_excluded[depth] = kid_excluded;
         result
     }
