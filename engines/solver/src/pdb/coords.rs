@@ -115,12 +115,18 @@ impl Reader {
             r
         } else if self.kind == Kind::Set {
             // Locations in increasing order; the j-th member (from 1) at l adds C(l, j).
+            // The members' locations as bits first: one table read a member, not a cell.
+            let mask = cells
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (l, &c)| m | (self.of_cell[c as usize] as u64) << l);
             let row = self.digits + 2;
-            let (mut j, mut r) = (0usize, 0u64);
-            for (l, &c) in cells.iter().enumerate() {
-                let m = self.of_cell[c as usize] as usize;
-                j += m;
-                r += self.binom[l * row + j] * m as u64;
+            let (mut bits, mut j, mut r) = (mask, 0usize, 0u64);
+            while bits != 0 {
+                let l = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                j += 1;
+                r += self.binom[l * row + j];
             }
             r
         } else if self.kind == Kind::Parity {
