@@ -136,8 +136,7 @@ impl Solver {
         }
         // The look-up moved to round 0 left out (another goes first), or a first look-up
         // not made that nothing bounds (not met in the search): planned afresh.
-        if has(patch, shared.best)
-            || (read.is_none() && shared.open && !has(patch, shared.read_at))
+        if has(patch, shared.best) || (read.is_none() && shared.open && !has(patch, shared.read_at))
         {
             return self.plan(limit, Some(p), ub, pr, read);
         }
@@ -422,7 +421,11 @@ mod tests {
                     };
                     let (keep, flip) = (mask(&mut rng), mask(&mut rng));
                     // The unfilled tables hold one line.
-                    let entries = if s.heuristic.pdbs[0].table.len() > 64 { 1000 } else { 2 };
+                    let entries = if s.heuristic.pdbs[0].table.len() > 64 {
+                        1000
+                    } else {
+                        2
+                    };
                     let read = (choice.1 < np && rng.gen_bool(0.7))
                         .then(|| (choice, rng.gen_range(0..entries)));
                     let parent = Parent {

@@ -116,10 +116,9 @@ impl Reader {
         } else if self.kind == Kind::Set {
             // Locations in increasing order; the j-th member (from 1) at l adds C(l, j).
             // The members' locations as bits first: one table read a member, not a cell.
-            let mask = cells
-                .iter()
-                .enumerate()
-                .fold(0u64, |m, (l, &c)| m | (self.of_cell[c as usize] as u64) << l);
+            let mask = cells.iter().enumerate().fold(0u64, |m, (l, &c)| {
+                m | (self.of_cell[c as usize] as u64) << l
+            });
             let row = self.digits + 2;
             let (mut bits, mut j, mut r) = (mask, 0usize, 0u64);
             while bits != 0 {
