@@ -71,6 +71,12 @@ pub struct Reduction {
     stab: Vec<u64>,
     /// Per rest part: `conj[v * syms + s]`, the value `v` carried by symmetry `s`.
     rest_conj: Vec<Vec<u32>>,
+    /// The key's and the rest's (part, place value) in fixed arrays, first `n` used: an
+    /// index on the search's path walks no `Vec` of them.
+    key_pw: [(usize, u64); MAX_PARTS],
+    rest_pw: [(usize, u64); MAX_PARTS],
+    nk: usize,
+    nr: usize,
 }
 
 impl std::fmt::Debug for Reduction {
@@ -88,7 +94,12 @@ impl Reduction {
     #[inline]
     pub fn index(&self, v: &[u32]) -> u64 {
         let (class, s) = self.class_of(self.key_of(v));
-        class * self.rest_size + self.conj_rest_values(v, s)
+        let rest: u64 = self.rest_pw[..self.nr]
+            .iter()
+            .zip(&self.rest_conj)
+            .map(|(&(p, w), conj)| conj[v[p] as usize * self.syms + s] as u64 * w)
+            .sum();
+        class * self.rest_size + rest
     }
 
     /// Asks the cache for the class of the key of `v` ahead of [`Reduction::index`] (the
@@ -101,10 +112,9 @@ impl Reduction {
     /// The key of a tuple of part values.
     #[inline]
     pub fn key_of(&self, v: &[u32]) -> u64 {
-        self.key_parts
+        self.key_pw[..self.nk]
             .iter()
-            .zip(&self.key_weights)
-            .map(|(&p, &w)| v[p] as u64 * w)
+            .map(|&(p, w)| v[p] as u64 * w)
             .sum()
     }
 
@@ -442,7 +452,18 @@ pub fn reduce(
         reps,
         stab,
     } = classes;
+    let fixed = |parts: &[usize], weights: &[u64]| {
+        let mut a = [(0usize, 0u64); MAX_PARTS];
+        for (x, (&p, &w)) in a.iter_mut().zip(parts.iter().zip(weights)) {
+            *x = (p, w);
+        }
+        a
+    };
     let red = Reduction {
+        key_pw: fixed(&key_parts, &key_weights),
+        rest_pw: fixed(&rest_parts, &rest_weights),
+        nk: key_parts.len(),
+        nr: rest_parts.len(),
         recipe: hash,
         syms,
         classes: reps.len() as u64,
