@@ -61,6 +61,22 @@ pub(super) fn cube3_htm_4gib_unfilled() -> &'static Solver {
     })
 }
 
+/// The 3x3x3 in atm with 4 MiB of tables, looked up on three conjugates (eight
+/// variants): for tests of plans.
+pub(super) fn cube3_atm_three_conjugates() -> &'static Solver {
+    static CELL: std::sync::OnceLock<Solver> = std::sync::OnceLock::new();
+    CELL.get_or_init(|| {
+        let c3 = cube3();
+        let ctl = Control::default();
+        let atm = Metric::atm(&c3, &FACES, &ctl).unwrap();
+        let o = OptimalOptions {
+            conjugates: 3,
+            ..opts(4 << 20)
+        };
+        Solver::new(&c3, &atm, &o, &ctl).unwrap()
+    })
+}
+
 pub(super) fn opts(mem: u64) -> OptimalOptions {
     OptimalOptions {
         table_memory: Some(mem),

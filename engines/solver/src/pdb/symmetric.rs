@@ -94,12 +94,7 @@ impl Reduction {
     #[inline]
     pub fn index(&self, v: &[u32]) -> u64 {
         let (class, s) = self.class_of(self.key_of(v));
-        let rest: u64 = self.rest_pw[..self.nr]
-            .iter()
-            .zip(&self.rest_conj)
-            .map(|(&(p, w), conj)| conj[v[p] as usize * self.syms + s] as u64 * w)
-            .sum();
-        class * self.rest_size + rest
+        class * self.rest_size + self.conj_rest_values(v, s)
     }
 
     /// Asks the cache for the class of the key of `v` ahead of [`Reduction::index`] (the
@@ -128,11 +123,10 @@ impl Reduction {
     /// The rest of a tuple of part values, carried by symmetry `s`.
     #[inline]
     pub fn conj_rest_values(&self, v: &[u32], s: usize) -> u64 {
-        self.rest_parts
+        self.rest_pw[..self.nr]
             .iter()
             .zip(&self.rest_conj)
-            .zip(&self.rest_weights)
-            .map(|((&p, conj), &w)| conj[v[p] as usize * self.syms + s] as u64 * w)
+            .map(|(&(p, w), conj)| conj[v[p] as usize * self.syms + s] as u64 * w)
             .sum()
     }
 
