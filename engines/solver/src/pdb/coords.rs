@@ -19,6 +19,7 @@
 //! move table (its value after each letter), so the fill ([`super::coord_fill`]) never
 //! builds a position.
 
+use super::lanes::Lanes;
 use super::symmetric::Reduction;
 use crate::model::{Action, Model};
 use std::sync::Arc;
@@ -90,12 +91,24 @@ struct Reader {
     /// Set: `binom[l * (k + 2) + j]` is `C(l, j)`.
     binom: Vec<u64>,
     kind: Kind,
+    /// The same value read from the orbit's cells at once, where they fit (see
+    /// `lanes.rs`).
+    lanes: Option<Lanes>,
 }
 
 impl Reader {
     /// The part's value in a state.
     #[inline]
     fn value(&self, s: &[u8]) -> u64 {
+        if let Some(l) = &self.lanes {
+            return l.value(s);
+        }
+        self.cell_by_cell(s)
+    }
+
+    /// The part's value, read a cell at a time.
+    #[inline]
+    fn cell_by_cell(&self, s: &[u8]) -> u64 {
         let cells = &s[self.start..self.start + self.n];
         if self.kind == Kind::Places {
             // Each piece's location among those the pieces before it leave.
@@ -540,6 +553,7 @@ fn reader(model: &Model, p: &Part) -> Reader {
             of_cell: Box::new([0; 256]),
             binom: Vec::new(),
             kind: Kind::Parity,
+            lanes: None,
         },
         Part::Ori { .. } => Reader {
             start: o.start,
@@ -549,6 +563,13 @@ fn reader(model: &Model, p: &Part) -> Reader {
             of_cell: cell_table(|c| (c % t) as u8),
             binom: Vec::new(),
             kind: Kind::Ori,
+            lanes: Lanes::ori(
+                o.start,
+                o.size,
+                model.n,
+                o.twist,
+                o.size - o.ori_sum_fixed as usize,
+            ),
         },
         Part::Places { pieces, .. } => Reader {
             start: o.start,
@@ -564,6 +585,7 @@ fn reader(model: &Model, p: &Part) -> Reader {
             }),
             binom: Vec::new(),
             kind: Kind::Places,
+            lanes: None,
         },
         Part::Set { pieces, .. } => {
             let k = pieces.len();
@@ -577,6 +599,9 @@ fn reader(model: &Model, p: &Part) -> Reader {
                     .flat_map(|l| (0..k as u64 + 2).map(move |j| binomial(l, j)))
                     .collect(),
                 kind: Kind::Set,
+                lanes: Lanes::set(o.start, o.size, model.n, |c| {
+                    (c as usize) < cells && pieces.contains(&(c / o.twist))
+                }),
             }
         }
     }
@@ -706,6 +731,45 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn lanes_read_as_the_cells_do(
+            moves in proptest::collection::vec(0usize..18, 0..40),
+            corners in proptest::collection::btree_set(0u8..8, 1..8),
+            edges in proptest::collection::btree_set(0u8..12, 1..12),
+        ) {
+            // Every 3x3x3 part reader with lanes (both orientations, sets of any pieces of
+            // either orbit) gives the cell-by-cell value on a random position.
+            let (model, _, actions) = cube3_htm();
+            let mut s = model.solved();
+            let mut out = s.clone();
+            for m in moves {
+                model.apply(&actions[m], &s, &mut out);
+                std::mem::swap(&mut s, &mut out);
+            }
+            let sets = [(0, corners), (1, edges)];
+            let mut readers: Vec<Reader> = sets
+                .into_iter()
+                .filter(|(o, p)| p.len() < model.orbits[*o].size)
+                .map(|(orbit, p)| reader(&model, &Part::Set { orbit, pieces: p.into_iter().collect() }))
+                .collect();
+            readers.push(reader(&model, &Part::Ori { orbit: 0 }));
+            readers.push(reader(&model, &Part::Ori { orbit: 1 }));
+            for r in &readers {
+                prop_assert!(r.lanes.is_some());
+                prop_assert_eq!(r.value(&s), r.cell_by_cell(&s));
+            }
+            // Every orientation digit, not only the first n - 1.
+            for (orbit, twist) in [(0usize, 3u8), (1, 2)] {
+                let o = &model.orbits[orbit];
+                let all = Lanes::ori(o.start, o.size, model.n, twist, o.size).unwrap();
+                let t = twist as u64;
+                let want = s[o.start..o.start + o.size]
+                    .iter()
+                    .fold(0u64, |r, &c| r * t + (c % twist) as u64);
+                prop_assert_eq!(all.value(&s), want);
+            }
+        }
+
         #[test]
         fn move_tables_follow_the_letters(
             moves in proptest::collection::vec(0usize..18, 0..30),

@@ -33,6 +33,7 @@ mod fill;
 #[cfg(test)]
 pub(crate) mod fixtures;
 mod flip;
+mod lanes;
 mod locator;
 mod pairs;
 mod pattern;
