@@ -5,7 +5,7 @@
 //! same one on every run.
 
 use super::necklace::Necklace;
-use super::search::Search;
+use super::search::{Search, Workspace};
 use super::{Solver, Wanted};
 use crate::canon::Canon;
 use crate::error::SolveError;
@@ -195,8 +195,12 @@ impl Iteration<'_> {
         let claims: Vec<AtomicUsize> = (0..order.len()).map(|_| AtomicUsize::new(0)).collect();
         let task_nodes: Vec<AtomicU64> = (0..order.len()).map(|_| AtomicU64::new(0)).collect();
         let rooted: Vec<AtomicBool> = (0..order.len()).map(|_| AtomicBool::new(false)).collect();
-        let run = |task: usize, t: &Task| -> Result<u32, SolveError> {
+        let run = |task: usize, t: &Task, ws: &mut Option<Workspace>| -> Result<u32, SolveError> {
             let base = task * SUB;
+            if wanted.stops(found.load(Ordering::Relaxed), base) {
+                return Ok(u32::MAX);
+            }
+            self.ctl.check()?;
             let team = Team {
                 wanted,
                 found: &found,
@@ -206,29 +210,21 @@ impl Iteration<'_> {
                 claim: &claims[task],
                 claim_depth: if t.2.is_some() { 1 } else { 0 },
             };
-            let mut search = Search::new(
-                self.s,
-                self.bound,
-                team,
-                self.rules,
-                self.solved,
-                self.max_depth,
-                self.ctl,
-            );
-            if wanted.stops(found.load(Ordering::Relaxed), base) {
-                return Ok(u32::MAX);
-            }
-            self.ctl.check()?;
-            if let Some(next) = search.task(self.start, t)? {
+            let buffers = ws
+                .take()
+                .unwrap_or_else(|| Workspace::new(self.s, self.solved, self.max_depth));
+            let mut search = Search::new(self.s, self.bound, team, self.rules, buffers, self.ctl);
+            let ended = search.task(self.start, t);
+            let (nodes, next_bound) = (search.nodes, search.next_bound);
+            *ws = Some(search.into_workspace());
+            if let Some(next) = ended? {
                 return Ok(next);
             }
             // A shared task's node is counted once, whichever threads went through it.
-            if rooted[task].swap(true, Ordering::Relaxed) {
-                search.nodes -= 1;
-            }
-            total_nodes.fetch_add(search.nodes, Ordering::Relaxed);
-            task_nodes[task].fetch_add(search.nodes, Ordering::Relaxed);
-            Ok(search.next_bound)
+            let nodes = nodes - rooted[task].swap(true, Ordering::Relaxed) as u64;
+            total_nodes.fetch_add(nodes, Ordering::Relaxed);
+            task_nodes[task].fetch_add(nodes, Ordering::Relaxed);
+            Ok(next_bound)
         };
         // The threads take whole tasks in order, one at a time (with `First`, the
         // threads search different tasks and the first solution in any ends them all);
@@ -240,18 +236,19 @@ impl Iteration<'_> {
             .into_par_iter()
             .map(|_| -> Result<u32, SolveError> {
                 let mut next = u32::MAX;
+                let mut ws = None;
                 loop {
                     let k = taken.fetch_add(1, Ordering::Relaxed);
                     if k >= order.len() || wanted.stops(found.load(Ordering::Relaxed), k * SUB) {
                         break;
                     }
-                    next = next.min(run(k, &self.tasks[order[k]])?);
+                    next = next.min(run(k, &self.tasks[order[k]], &mut ws)?);
                 }
                 for (k, &t) in order.iter().enumerate() {
                     if wanted.stops(found.load(Ordering::Relaxed), k * SUB) {
                         break;
                     }
-                    next = next.min(run(k, &self.tasks[t])?);
+                    next = next.min(run(k, &self.tasks[t], &mut ws)?);
                 }
                 Ok(next)
             })

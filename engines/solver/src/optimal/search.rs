@@ -71,28 +71,22 @@ pub(super) struct Search<'a> {
 /// A first look-up whose index is computed after every child's values (see `dfs`).
 const DEFERRED: u64 = u64::MAX;
 
-impl<'a> Search<'a> {
-    /// A search of `team`'s task at cost `bound`, to depth `max_depth` at most.
-    pub(super) fn new(
-        s: &'a Solver,
-        bound: u32,
-        team: Team<'a>,
-        rules: Necklace<'a>,
-        solved: &[u8],
-        max_depth: usize,
-        ctl: &'a Control,
-    ) -> Search<'a> {
-        Search {
-            s,
-            bound,
-            team,
-            rules,
-            nodes: 0,
-            next_bound: u32::MAX,
-            ctl,
+/// A thread's buffers, kept from one task to the next (a search allocates its levels
+/// once per thread and iteration, not once per task: a cost has thousands of tasks).
+pub(super) struct Workspace {
+    solved: Vec<u8>,
+    sc: Scratch,
+    path: Vec<u32>,
+    levels: Levels,
+    shared: Shared,
+}
+
+impl Workspace {
+    /// Buffers for searches of `s` to depth `max_depth` at most.
+    pub(super) fn new(s: &Solver, solved: &[u8], max_depth: usize) -> Workspace {
+        Workspace {
             solved: solved.to_vec(),
             sc: s.scratch(),
-            hint: (0, usize::MAX),
             path: Vec::new(),
             shared: Shared::new(s),
             levels: Levels {
@@ -112,6 +106,56 @@ impl<'a> Search<'a> {
                 excluded: vec![0; max_depth + 1],
                 kid_excluded: vec![Vec::new(); max_depth + 1],
             },
+        }
+    }
+}
+
+impl<'a> Search<'a> {
+    /// A search of `team`'s task at cost `bound` in the buffers `ws` (every level's
+    /// buffers are written before they are read, as between siblings).
+    pub(super) fn new(
+        s: &'a Solver,
+        bound: u32,
+        team: Team<'a>,
+        rules: Necklace<'a>,
+        ws: Workspace,
+        ctl: &'a Control,
+    ) -> Search<'a> {
+        let Workspace {
+            solved,
+            sc,
+            mut path,
+            levels,
+            shared,
+        } = ws;
+        path.clear();
+        Search {
+            s,
+            bound,
+            team,
+            rules,
+            nodes: 0,
+            next_bound: u32::MAX,
+            ctl,
+            solved,
+            sc,
+            // Reset with every task, so the nodes searched do not depend on which tasks
+            // a thread ran before.
+            hint: (0, usize::MAX),
+            path,
+            shared,
+            levels,
+        }
+    }
+
+    /// The buffers, for the thread's next task.
+    pub(super) fn into_workspace(self) -> Workspace {
+        Workspace {
+            solved: self.solved,
+            sc: self.sc,
+            path: self.path,
+            levels: self.levels,
+            shared: self.shared,
         }
     }
 
