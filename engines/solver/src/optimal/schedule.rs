@@ -195,9 +195,14 @@ impl Iteration<'_> {
         let claims: Vec<AtomicUsize> = (0..order.len()).map(|_| AtomicUsize::new(0)).collect();
         let task_nodes: Vec<AtomicU64> = (0..order.len()).map(|_| AtomicU64::new(0)).collect();
         let rooted: Vec<AtomicBool> = (0..order.len()).map(|_| AtomicBool::new(false)).collect();
+        // A task some thread has returned from: every child of its node is claimed, so
+        // a thread joining it would only enter its first letters again.
+        let claimed: Vec<AtomicBool> = (0..order.len()).map(|_| AtomicBool::new(false)).collect();
         let run = |task: usize, t: &Task, ws: &mut Option<Workspace>| -> Result<u32, SolveError> {
             let base = task * SUB;
-            if wanted.stops(found.load(Ordering::Relaxed), base) {
+            if wanted.stops(found.load(Ordering::Relaxed), base)
+                || claimed[task].load(Ordering::Relaxed)
+            {
                 return Ok(u32::MAX);
             }
             self.ctl.check()?;
@@ -217,6 +222,7 @@ impl Iteration<'_> {
             let ended = search.task(self.start, t);
             let (nodes, next_bound) = (search.nodes, search.next_bound);
             *ws = Some(search.into_workspace());
+            claimed[task].store(true, Ordering::Relaxed);
             if let Some(next) = ended? {
                 return Ok(next);
             }
