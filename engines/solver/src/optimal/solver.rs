@@ -13,6 +13,7 @@ use crate::error::{invalid, SolveError};
 use crate::metric::Metric;
 use crate::model::{Action, CellMap, Model};
 use crate::pdb::{plan, symmetric::conjugations, Cache, Heuristic, Locator, Shape};
+use crate::split::Split;
 use crate::symmetry::{representatives, Symmetries};
 use puz_core::{count, Control, Perm, Puzzle};
 use std::path::PathBuf;
@@ -66,6 +67,9 @@ pub struct Solver {
     pub(super) reversals: bool,
     pub(super) degree: usize,
     pub(super) max_cost: u32,
+    /// The puzzle seen with its orbits split by the letters' orbits of places (see
+    /// `split.rs`): positions are carried over before they are solved.
+    pub(super) split: Option<Split>,
 }
 
 fn puzzle_key(puzzle: &Puzzle) -> u64 {
@@ -133,6 +137,10 @@ impl Solver {
         opts: &OptimalOptions,
         ctl: &Control,
     ) -> Result<TablePlan, SolveError> {
+        let split = Split::of(puzzle, metric);
+        let (puzzle, metric) = split
+            .as_ref()
+            .map_or((puzzle, metric), |s| (&s.puzzle, &s.metric));
         let (model, actions) = model_and_actions(puzzle, metric)?;
         let budget = table_budget(opts, ctl);
         let symmetries = Symmetries::new(puzzle, metric, &Canon::new(metric));
@@ -166,6 +174,10 @@ impl Solver {
         opts: &OptimalOptions,
         ctl: &Control,
     ) -> Result<Solver, SolveError> {
+        let split = Split::of(puzzle, metric);
+        let (puzzle, metric) = split
+            .as_ref()
+            .map_or((puzzle, metric), |s| (&s.puzzle, &s.metric));
         let (model, actions) = model_and_actions(puzzle, metric)?;
         let canon = Canon::new(metric);
         let budget = table_budget(opts, ctl);
@@ -185,9 +197,11 @@ impl Solver {
             }),
             ctl,
         )?;
-        Solver::assemble(
+        let mut solver = Solver::assemble(
             puzzle, metric, opts, model, actions, canon, heuristic, symmetries,
-        )
+        )?;
+        solver.split = split;
+        Ok(solver)
     }
 
     /// A solver with the tables of `shapes` (tests of the search with chosen tables).
@@ -425,6 +439,7 @@ impl Solver {
             heuristic,
             degree: puzzle.degree(),
             max_cost: opts.max_cost,
+            split: None,
         })
     }
 
@@ -465,6 +480,14 @@ impl Solver {
         ctl: &Control,
     ) -> Result<Optimal, SolveError> {
         let all = wanted == Wanted::All;
+        let carried;
+        let position = match &self.split {
+            Some(s) => {
+                carried = s.carry(position);
+                &carried
+            }
+            None => position,
+        };
         let Some(start) = self.model.state_of(position) else {
             return invalid("the position is not a position of this puzzle");
         };

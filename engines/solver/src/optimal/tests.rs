@@ -558,3 +558,52 @@ fn tables_in_pairs_solve_as_in_nibbles() {
         assert!(several_orbits_are_lower_bounds(&c3, &metric, shapes(true), &ps) > 0);
     }
 }
+
+/// The 3x3x3's half-turn group, whose letters move each piece among 4 places: the solver
+/// sees it split (`split.rs`: corners and edges in 5 orbits of 4, the centres, which no
+/// letter moves, whole) with tables over whole small orbits, and
+/// finds the same optimal costs as a solver on the whole orbits' tables of pieces, on
+/// positions of the group; a position outside it is refused.
+#[test]
+fn a_split_subgroup_solves_as_the_whole_puzzle() {
+    let c3 = cube3();
+    let ctl = Control::default();
+    let gens: Vec<(String, u32)> = FACES.iter().map(|f| (format!("{f}2"), 1)).collect();
+    let gens: Vec<(&str, u32)> = gens.iter().map(|(g, c)| (g.as_str(), *c)).collect();
+    let half = Metric::explicit(&c3, "half", &gens, &ctl).unwrap();
+    let split = crate::split::Split::of(&c3, &half).unwrap();
+    let sizes: Vec<usize> = split.puzzle.orbits.iter().map(|o| o.size).collect();
+    assert_eq!(sizes, [4, 4, 4, 4, 4, 6]);
+    let with = Solver::new(&c3, &half, &opts(64 << 20), &ctl).unwrap();
+    assert!(with.split.is_some());
+    assert!(
+        with.tables()
+            .iter()
+            .any(|t| t.contains("orbit 0") && t.contains("orbit 1")),
+        "{:?}",
+        with.tables()
+    );
+    let model = Model::new(&c3).unwrap();
+    let actions = crate::testsupport::actions_of(&model, &half);
+    let shapes = crate::pdb::choose_patterns(&model, &actions, 64 << 20, &[]);
+    let without = Solver::with_shapes(&c3, &half, &opts(64 << 20), shapes, &ctl).unwrap();
+    assert!(without.split.is_none());
+    let positions = [
+        "U2 R2 F2",
+        "R2 U2 F2 L2 D2 B2 R2 F2",
+        "U2 F2 R2 U2 L2 B2 D2 F2 R2 B2 U2 L2 F2",
+        "F2 L2 U2 B2 R2 D2 F2 U2 L2 R2",
+    ];
+    for text in positions {
+        let p = seq(&c3, text);
+        let a = with.solve(&p, Wanted::Earliest, &ctl).unwrap();
+        let b = without.solve(&p, Wanted::Earliest, &ctl).unwrap();
+        assert!(a.verified && a.proved_optimal && b.verified, "{text}");
+        assert_eq!(a.cost, b.cost, "{text}");
+        // Each solution, applied to the position as given, solves it.
+        let w = half.eval(&a.solutions[0].letters, c3.degree());
+        assert!(p.then(&w).is_identity(), "{text}");
+    }
+    // A quarter turn leaves the group: refused, not solved.
+    assert!(with.solve(&seq(&c3, "U"), Wanted::Earliest, &ctl).is_err());
+}
