@@ -91,13 +91,29 @@ fn model_and_actions(puzzle: &Puzzle, metric: &Metric) -> Result<(Model, Vec<Act
             o.name, o.size
         ));
     }
-    let model = Model::new(puzzle)?;
+    let mut model = Model::new(puzzle)?;
     let mut actions = Vec::new();
     for p in &metric.alphabet.perms {
         match model.action(p) {
             Some(a) => actions.push(a),
             None => return invalid("a generator is not a position of the puzzle"),
         }
+    }
+    // An orbit keeps its orientation sum when every letter does, whatever the puzzle's
+    // other moves do (a split orbit of a subgroup: `split.rs`): its tables then leave out
+    // the last orientation.
+    for o in model
+        .orbits
+        .iter_mut()
+        .filter(|o| o.twist > 1 && !o.ori_sum_fixed)
+    {
+        o.ori_sum_fixed = actions.iter().all(|a| {
+            let sum: u32 = a.add[o.start..o.start + o.size]
+                .iter()
+                .map(|&x| x as u32)
+                .sum();
+            sum % o.twist as u32 == 0
+        });
     }
     Ok((model, actions))
 }
