@@ -112,7 +112,7 @@ fn model_and_actions(puzzle: &Puzzle, metric: &Metric) -> Result<(Model, Vec<Act
                 .iter()
                 .map(|&x| x as u32)
                 .sum();
-            sum % o.twist as u32 == 0
+            sum.is_multiple_of(o.twist as u32)
         });
     }
     Ok((model, actions))
