@@ -628,7 +628,7 @@ fn unrank_set(mut r: u64, k: usize, binom: &[u64]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{cube2_qtm, cube3_htm};
+    use super::super::fixtures::{cube2_qtm, cube3_htm, state_after};
     use super::*;
     use proptest::prelude::*;
 
@@ -740,12 +740,7 @@ mod tests {
             // Every 3x3x3 part reader with lanes (both orientations, sets of any pieces of
             // either orbit) gives the cell-by-cell value on a random position.
             let (model, _, actions) = cube3_htm();
-            let mut s = model.solved();
-            let mut out = s.clone();
-            for m in moves {
-                model.apply(&actions[m], &s, &mut out);
-                std::mem::swap(&mut s, &mut out);
-            }
+            let s = state_after(&model, &actions, &moves);
             let sets = [(0, corners), (1, edges)];
             let mut readers: Vec<Reader> = sets
                 .into_iter()
@@ -788,12 +783,8 @@ mod tests {
             prop_assert!(parity_last);
             prop_assert_eq!(c.weights.last(), Some(&1));
             let mt = c.move_tables(&model, &actions);
-            let mut s = model.solved();
+            let s = state_after(&model, &actions, &moves);
             let mut out = s.clone();
-            for m in moves {
-                model.apply(&actions[m], &s, &mut out);
-                std::mem::swap(&mut s, &mut out);
-            }
             model.apply(&actions[l], &s, &mut out);
             let mut idx = 0;
             for (i, moves) in mt.iter().enumerate() {

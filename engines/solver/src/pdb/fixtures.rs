@@ -59,3 +59,14 @@ pub(super) fn u_layer() -> Part {
         pieces: vec![0, 1, 2, 3],
     }
 }
+
+/// The state the letters `moves` (indices into `actions`) make from the solved one.
+pub(super) fn state_after(model: &Model, actions: &[Action], moves: &[usize]) -> Vec<u8> {
+    let mut s = model.solved();
+    let mut out = s.clone();
+    for &m in moves {
+        model.apply(&actions[m], &s, &mut out);
+        std::mem::swap(&mut s, &mut out);
+    }
+    s
+}

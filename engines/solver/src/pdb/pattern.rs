@@ -262,7 +262,7 @@ impl Pattern {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{cube3_htm, setup};
+    use super::super::fixtures::{cube3_htm, setup, state_after};
     use super::super::Locator;
     use super::*;
     use proptest::prelude::*;
@@ -302,12 +302,7 @@ mod tests {
         ) {
             // Random 3x3x3 positions; patterns on either orbit.
             let (model, _, actions) = cube3_htm();
-            let mut s = model.solved();
-            let mut out = s.clone();
-            for m in moves {
-                model.apply(&actions[m], &s, &mut out);
-                std::mem::swap(&mut s, &mut out);
-            }
+            let s = state_after(&model, &actions, &moves);
             let locator = Locator::new(&model);
             let mut w = locator.buffer();
             locator.locate(&s, &mut w);
