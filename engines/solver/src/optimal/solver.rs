@@ -505,7 +505,11 @@ impl Solver {
             None => position,
         };
         let Some(start) = self.model.state_of(position) else {
-            return invalid("the position is not a position of this puzzle");
+            return invalid(if self.split.is_some() {
+                "the position moves a piece to a place the metric's letters never take it"
+            } else {
+                "the position is not a position of this puzzle"
+            });
         };
         let solved = self.model.solved();
         let mut nodes = 0u64;
