@@ -143,8 +143,8 @@ pub fn choose_patterns_until(
 /// whose orbits of places are small, seen as its own puzzle by `split.rs`; the Pyraminx):
 /// each orbit's arrangement (where its pieces are, when letters move them, and the
 /// orientation at each location, when letters turn them) is a part, and each table takes
-/// as many whole orbits as the budget shares out to it, in the orbits' order, the last
-/// one filled up with the first orbits. `None` when some moving orbit is too large for a
+/// as many whole orbits as the budget shares out to it, in the orbits' order, then
+/// filled up to its share with other orbits, the smallest first. `None` when some moving orbit is too large for a
 /// part, fewer than two orbits move, or no table would hold two orbits.
 fn products_of_small_orbits(model: &Model, actions: &[Action], budget: u64) -> Option<Vec<Shape>> {
     let mut orbits: Vec<(Vec<Part>, u64)> = Vec::new();
@@ -212,11 +212,15 @@ fn products_of_small_orbits(model: &Model, actions: &[Action], budget: u64) -> O
     {
         return None;
     }
+    // Every table filled up to its share with orbits of the others (the smallest first,
+    // so that the most fit), which then have two tables.
+    let mut by_size: Vec<usize> = (0..orbits.len()).collect();
+    by_size.sort_by_key(|&i| orbits[i].1);
     let mut groups = groups;
-    if let Some(last) = groups.last_mut() {
-        for i in 0..orbits.len() {
-            if !last.contains(&i) && fits(last, i, limit) {
-                last.push(i);
+    for g in groups.iter_mut() {
+        for &i in &by_size {
+            if !g.contains(&i) && fits(g, i, limit) {
+                g.push(i);
             }
         }
     }
