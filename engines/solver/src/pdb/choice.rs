@@ -42,7 +42,7 @@ use puz_core::{Control, Perm};
 use std::path::Path;
 
 /// At most this many tables in all (every node looks each one up, twice with the inverse).
-const MAX_TABLES: usize = 12;
+pub(super) const MAX_TABLES: usize = 12;
 
 /// Chooses the tables for a memory budget: a table over several orbits when it fits
 /// (see the module header; reduced by the symmetries `conj` that carry it), then
@@ -70,7 +70,7 @@ pub fn choose_patterns_until(
     ctl: Option<&Control>,
     dir: Option<&Path>,
 ) -> Vec<Shape> {
-    if let Some(products) = products_of_small_orbits(model, actions, budget) {
+    if let Some(products) = super::products::of_small_orbits(model, actions, budget) {
         return products;
     }
     let pieces = |budget, further| {
@@ -137,100 +137,6 @@ pub fn choose_patterns_until(
         .into_iter()
         .filter(|s| matches!(s, Shape::Pieces(p) if s.whole() || !read.contains(&p.orbit)));
     std::iter::once(Shape::Coords(c)).chain(rest).collect()
-}
-
-/// Tables over several whole orbits, when the letters move only small orbits (a subgroup
-/// whose orbits of places are small, seen as its own puzzle by `split.rs`; the Pyraminx):
-/// each orbit's arrangement (where its pieces are, when letters move them, and the
-/// orientation at each location, when letters turn them) is a part, and each table takes
-/// as many whole orbits as the budget shares out to it, in the orbits' order, then
-/// filled up to its share with other orbits, the smallest first. `None` when some moving orbit is too large for a
-/// part, fewer than two orbits move, or no table would hold two orbits.
-fn products_of_small_orbits(model: &Model, actions: &[Action], budget: u64) -> Option<Vec<Shape>> {
-    let mut orbits: Vec<(Vec<Part>, u64)> = Vec::new();
-    for (oi, o) in model.orbits.iter().enumerate() {
-        let span = o.start..o.start + o.size;
-        let moves = actions
-            .iter()
-            .any(|a| span.clone().any(|b| a.src[b] as usize != b));
-        let turns = actions.iter().any(|a| span.clone().any(|b| a.add[b] != 0));
-        let mut parts = Vec::new();
-        if moves && o.size >= 2 {
-            parts.push(Part::Places {
-                orbit: oi,
-                pieces: (0..o.size as u8 - 1).collect(),
-            });
-        }
-        if turns && o.twist >= 2 {
-            parts.push(Part::Ori { orbit: oi });
-        }
-        if parts.is_empty() {
-            continue;
-        }
-        let size = Coords::new(model, parts.clone())?.size;
-        orbits.push((parts, size));
-    }
-    if orbits.len() < 2 {
-        return None;
-    }
-    // Entries in nibbles; `tables` tables share the budget evenly.
-    let cap = budget.saturating_mul(2);
-    let fits = |group: &[usize], more: usize, limit: u64| {
-        let parts: usize = group
-            .iter()
-            .chain([&more])
-            .map(|&i| orbits[i].0.len())
-            .sum();
-        let size = group
-            .iter()
-            .chain([&more])
-            .try_fold(1u64, |r, &i| r.checked_mul(orbits[i].1));
-        parts <= super::coords::MAX_PARTS && size.is_some_and(|s| s <= limit)
-    };
-    let mut tables = 1u64;
-    let groups = loop {
-        let limit = cap / tables;
-        let mut groups: Vec<Vec<usize>> = vec![Vec::new()];
-        for i in 0..orbits.len() {
-            let last = groups.last_mut().unwrap();
-            if last.is_empty() || fits(last, i, limit) {
-                last.push(i);
-            } else {
-                groups.push(vec![i]);
-            }
-        }
-        if groups.len() as u64 <= tables || groups.len() > MAX_TABLES {
-            break groups;
-        }
-        tables = groups.len() as u64;
-    };
-    let limit = cap / groups.len() as u64;
-    let size = |g: &[usize]| g.iter().try_fold(1u64, |r, &i| r.checked_mul(orbits[i].1));
-    if groups.len() > MAX_TABLES
-        || groups.iter().all(|g| g.len() < 2)
-        || groups.iter().any(|g| size(g).is_none_or(|s| s > limit))
-    {
-        return None;
-    }
-    // Every table filled up to its share with orbits of the others (the smallest first,
-    // so that the most fit), which then have two tables.
-    let mut by_size: Vec<usize> = (0..orbits.len()).collect();
-    by_size.sort_by_key(|&i| orbits[i].1);
-    let mut groups = groups;
-    for g in groups.iter_mut() {
-        for &i in &by_size {
-            if !g.contains(&i) && fits(g, i, limit) {
-                g.push(i);
-            }
-        }
-    }
-    groups
-        .iter()
-        .map(|g| {
-            let parts = g.iter().flat_map(|&i| orbits[i].0.clone()).collect();
-            Coords::new(model, parts).map(Shape::Coords)
-        })
-        .collect()
 }
 
 /// `c` with the parity of the permutation of an orbit beside its set's (the first that

@@ -37,6 +37,7 @@ mod lanes;
 mod locator;
 mod pairs;
 mod pattern;
+mod products;
 mod sweep;
 mod sym_cache;
 mod sym_fill;
