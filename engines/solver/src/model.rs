@@ -145,6 +145,25 @@ impl Model {
         })
     }
 
+    /// Marks as keeping its orientation sum every orbit whose sum each of the `letters`
+    /// keeps, whatever the puzzle's other moves do (`new` looks at every move: a split
+    /// orbit of a subgroup, `split.rs`, is crossed by the moves that are not letters).
+    pub fn keep_sums_of(&mut self, letters: &[Action]) {
+        for o in self
+            .orbits
+            .iter_mut()
+            .filter(|o| o.twist > 1 && !o.ori_sum_fixed)
+        {
+            o.ori_sum_fixed = letters.iter().all(|a| {
+                let sum: u32 = a.add[o.start..o.start + o.size]
+                    .iter()
+                    .map(|&x| x as u32)
+                    .sum();
+                sum.is_multiple_of(o.twist as u32)
+            });
+        }
+    }
+
     /// Bits of the packed code.
     pub fn code_bits(&self) -> u32 {
         self.orbits.iter().map(|o| o.bits * o.size as u32).sum()

@@ -119,7 +119,8 @@ impl Split {
                 .collect(),
             expected_order: puzzle.expected_order.clone(),
         };
-        // Every letter must keep each new orbit (it does by construction; checked).
+        // Every letter must keep each new orbit: it does when the given orbits are closed
+        // under the letters (a letter leaving one is skipped by `place_orbits`).
         let ok = metric.alphabet.perms.iter().all(|p| {
             puzzle.orbits.iter().all(|o| {
                 let span = o.offset..o.offset + o.size * o.twist as usize;

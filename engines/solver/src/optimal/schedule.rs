@@ -194,14 +194,14 @@ impl Iteration<'_> {
         // started) go on.
         let claims: Vec<AtomicUsize> = (0..order.len()).map(|_| AtomicUsize::new(0)).collect();
         let task_nodes: Vec<AtomicU64> = (0..order.len()).map(|_| AtomicU64::new(0)).collect();
-        let rooted: Vec<AtomicBool> = (0..order.len()).map(|_| AtomicBool::new(false)).collect();
-        // A task some thread has returned from: every child of its node is claimed, so
-        // a thread joining it would only enter its first letters again.
-        let claimed: Vec<AtomicBool> = (0..order.len()).map(|_| AtomicBool::new(false)).collect();
+        // A task some thread has returned from: every child of its node is claimed, so a
+        // thread joining it would only enter its first letters again; and its node is
+        // counted by the first thread to return.
+        let returned: Vec<AtomicBool> = (0..order.len()).map(|_| AtomicBool::new(false)).collect();
         let run = |task: usize, t: &Task, ws: &mut Option<Workspace>| -> Result<u32, SolveError> {
             let base = task * SUB;
             if wanted.stops(found.load(Ordering::Relaxed), base)
-                || claimed[task].load(Ordering::Relaxed)
+                || returned[task].load(Ordering::Relaxed)
             {
                 return Ok(u32::MAX);
             }
@@ -222,12 +222,12 @@ impl Iteration<'_> {
             let ended = search.task(self.start, t);
             let (nodes, next_bound) = (search.nodes, search.next_bound);
             *ws = Some(search.into_workspace());
-            claimed[task].store(true, Ordering::Relaxed);
+            let again = returned[task].swap(true, Ordering::Relaxed);
             if let Some(next) = ended? {
                 return Ok(next);
             }
             // A shared task's node is counted once, whichever threads went through it.
-            let nodes = nodes - rooted[task].swap(true, Ordering::Relaxed) as u64;
+            let nodes = nodes - again as u64;
             total_nodes.fetch_add(nodes, Ordering::Relaxed);
             task_nodes[task].fetch_add(nodes, Ordering::Relaxed);
             Ok(next_bound)

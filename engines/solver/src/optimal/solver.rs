@@ -99,22 +99,7 @@ fn model_and_actions(puzzle: &Puzzle, metric: &Metric) -> Result<(Model, Vec<Act
             None => return invalid("a generator is not a position of the puzzle"),
         }
     }
-    // An orbit keeps its orientation sum when every letter does, whatever the puzzle's
-    // other moves do (a split orbit of a subgroup: `split.rs`): its tables then leave out
-    // the last orientation.
-    for o in model
-        .orbits
-        .iter_mut()
-        .filter(|o| o.twist > 1 && !o.ori_sum_fixed)
-    {
-        o.ori_sum_fixed = actions.iter().all(|a| {
-            let sum: u32 = a.add[o.start..o.start + o.size]
-                .iter()
-                .map(|&x| x as u32)
-                .sum();
-            sum.is_multiple_of(o.twist as u32)
-        });
-    }
+    model.keep_sums_of(&actions);
     Ok((model, actions))
 }
 

@@ -20,13 +20,9 @@ pub(super) struct Lanes {
 #[derive(Clone, Debug)]
 enum LaneKind {
     /// The set of locations of some pieces: a cell `c` is a member when
-    /// `low[c & 15] & high[c >> 4] != 0`; its rank from the members' bits, the low
+    /// `low[c & 15] & HIGH[c >> 4] != 0`; its rank from the members' bits, the low
     /// eight locations' share `ranks[m]`, the high ones' `ranks[256 * (1 + below) + m]`.
-    Set {
-        low: [u8; 16],
-        high: [u8; 16],
-        ranks: Box<[u16]>,
-    },
+    Set { low: [u8; 16], ranks: Box<[u16]> },
     /// The orientation digits of a twist-2 orbit: a cell's orientation is its low bit.
     Flips { digits: u32 },
     /// The orientation digits of a small orbit (`digits` at most 8): a cell's orientation
@@ -39,6 +35,10 @@ enum LaneKind {
         weight: [i16; 8],
     },
 }
+
+/// A set's member test by a cell's high nibble: bit `h` for cells `16h..16h + 15` (cells
+/// from 128 on are never members).
+const HIGH: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
 
 /// `C(n, k)` for the small `n` of a set's ranks.
 fn choose(n: u32, k: u32) -> u32 {
@@ -90,7 +90,7 @@ impl Lanes {
         if !cfg!(all(target_arch = "x86_64", target_feature = "ssse3")) {
             return None;
         }
-        let (mut low, mut high) = ([0u8; 16], [0u8; 16]);
+        let mut low = [0u8; 16];
         for c in 0..=255u8 {
             if member(c) {
                 if c >= 128 {
@@ -98,9 +98,6 @@ impl Lanes {
                 }
                 low[(c & 15) as usize] |= 1 << (c >> 4);
             }
-        }
-        for (h, x) in high.iter_mut().enumerate().take(8) {
-            *x = 1 << h;
         }
         let mut ranks = vec![0u16; 256 * 10];
         for m in 0..256u32 {
@@ -114,7 +111,7 @@ impl Lanes {
             at,
             first,
             n: n as u32,
-            kind: LaneKind::Set { low, high, ranks },
+            kind: LaneKind::Set { low, ranks },
         })
     }
 
@@ -205,11 +202,14 @@ mod simd {
         unsafe {
             let cells = _mm_loadu_si128(bytes.as_ptr() as *const __m128i);
             match &r.kind {
-                LaneKind::Set { low, high, ranks } => {
+                LaneKind::Set { low, ranks } => {
                     let lo = _mm_and_si128(cells, _mm_set1_epi8(15));
                     let hi = _mm_and_si128(_mm_srli_epi16(cells, 4), _mm_set1_epi8(15));
                     let l = _mm_shuffle_epi8(_mm_loadu_si128(low.as_ptr() as *const __m128i), lo);
-                    let h = _mm_shuffle_epi8(_mm_loadu_si128(high.as_ptr() as *const __m128i), hi);
+                    let h = _mm_shuffle_epi8(
+                        _mm_loadu_si128(super::HIGH.as_ptr() as *const __m128i),
+                        hi,
+                    );
                     let none = _mm_cmpeq_epi8(_mm_and_si128(l, h), _mm_setzero_si128());
                     let members = !(_mm_movemask_epi8(none) as u32) & 0xffff;
                     let m = (members >> r.first) & ((1u32 << r.n) - 1);

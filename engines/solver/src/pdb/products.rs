@@ -48,17 +48,13 @@ pub(super) fn of_small_orbits(
     }
     // Entries in nibbles; `tables` tables share the budget evenly.
     let cap = budget.saturating_mul(2);
+    let size = |g: &[usize]| g.iter().try_fold(1u64, |r, &i| r.checked_mul(orbits[i].1));
     let fits = |group: &[usize], more: usize, limit: u64| {
-        let parts: usize = group
-            .iter()
-            .chain([&more])
-            .map(|&i| orbits[i].0.len())
-            .sum();
-        let size = group
-            .iter()
-            .chain([&more])
-            .try_fold(1u64, |r, &i| r.checked_mul(orbits[i].1));
-        parts <= MAX_PARTS && size.is_some_and(|s| s <= limit)
+        let parts: usize = group.iter().map(|&i| orbits[i].0.len()).sum();
+        parts + orbits[more].0.len() <= MAX_PARTS
+            && size(group)
+                .and_then(|s| s.checked_mul(orbits[more].1))
+                .is_some_and(|s| s <= limit)
     };
     let mut tables = 1u64;
     let groups = loop {
@@ -78,7 +74,6 @@ pub(super) fn of_small_orbits(
         tables = groups.len() as u64;
     };
     let limit = cap / groups.len() as u64;
-    let size = |g: &[usize]| g.iter().try_fold(1u64, |r, &i| r.checked_mul(orbits[i].1));
     if groups.len() > MAX_TABLES
         || groups.iter().all(|g| g.len() < 2)
         || groups.iter().any(|g| size(g).is_none_or(|s| s > limit))
