@@ -50,13 +50,7 @@ impl PuzzleCtx {
                 vec![1, o - 1]
             };
             for p in powers {
-                let name = if p == 1 {
-                    m.name.clone()
-                } else if p + 1 == o {
-                    format!("{}'", m.name)
-                } else {
-                    format!("{}{}", m.name, p)
-                };
+                let name = puz_core::power_name(&m.name, p, o);
                 letters.insert((mi, p), names.len() as u32);
                 letter_moves.push((mi, p));
                 names.push(name);

@@ -25,4 +25,4 @@ pub use count::count;
 pub use perm::Perm;
 pub use puzzle::{MoveBuilder, NamedMove, Orbit, OrbitState, Puzzle};
 pub use rank::Ranker;
-pub use word::{Alphabet, Frame, Word};
+pub use word::{power_name, Alphabet, Frame, Word};

@@ -9,6 +9,24 @@ use crate::perm::Perm;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// The name of the move `name` to the power `p` (taken modulo `order`, the move's order):
+/// `U`, `U2`, `U'`; past half the order the inverse is shorter to read (`R2'` for a
+/// Megaminx face's `R^3`, as WCA and twsearch write it). `p` of 0 names the move itself.
+pub fn power_name(name: &str, p: u64, order: u64) -> String {
+    let p = p.checked_rem(order).unwrap_or(p);
+    if p <= 1 {
+        name.to_string()
+    } else if order == 0 {
+        format!("{name}{p}")
+    } else if p == order - 1 {
+        format!("{name}'")
+    } else if p > order - p {
+        format!("{name}{}'", order - p)
+    } else {
+        format!("{name}{p}")
+    }
+}
+
 /// The letters a word is written in: each a named permutation with a known inverse letter.
 #[derive(Clone, Debug, Default)]
 pub struct Alphabet {

@@ -25,17 +25,10 @@ pub struct Metric {
     pub families: Families,
 }
 
-/// The name of `name` to the power `p` for a move of order `order`: `U`, `U2`, `U'`.
+/// The name of `name` to the power `p` (any sign) for a move of order `order`.
 pub fn power_name(name: &str, p: i64, order: u64) -> String {
-    let o = order as i64;
-    let p = p.rem_euclid(o.max(1));
-    if p == 1 {
-        name.to_string()
-    } else if p == o - 1 {
-        format!("{name}'")
-    } else {
-        format!("{name}{p}")
-    }
+    let o = order.clamp(1, i64::MAX as u64) as i64;
+    puz_core::power_name(name, p.rem_euclid(o) as u64, o as u64)
 }
 
 /// A letter's name from its spelling: `U2`, or `(U2 D')` for a product.
@@ -721,6 +714,22 @@ mod tests {
         // A letter outside the metric has no length.
         let c3m = Metric::htm(&c3, &["M"], &Control::default()).unwrap();
         assert_eq!(length(&w("U"), &htm.alphabet, &c3m), None);
+    }
+
+    #[test]
+    fn powers_past_half_the_order_are_named_as_inverses() {
+        let names: Vec<String> = (1..5).map(|p| power_name("R", p, 5)).collect();
+        assert_eq!(names, ["R", "R2", "R2'", "R'"]);
+        assert_eq!(power_name("U", 2, 4), "U2");
+        assert_eq!(power_name("U", -1, 4), "U'");
+        assert_eq!(power_name("X", 3, 6), "X3");
+        assert_eq!(power_name("X", 4, 6), "X2'");
+        // Every name parses back to its power.
+        let c3 = cube3();
+        for p in 1..4 {
+            let (m, q) = parse_token(&c3, &power_name("U", p, 4)).unwrap();
+            assert_eq!((c3.moves[m].name.as_str(), q.rem_euclid(4)), ("U", p));
+        }
     }
 
     #[test]
