@@ -39,3 +39,10 @@ row pyraminx 'use pyraminx; batch(random(group, count: 100, seed: 1), optimal)'
 row cube2_all_faces 'use cube2; metric all = {U, U2, U'"'"', D, D2, D'"'"', R, R2, R'"'"', L, L2, L'"'"', F, F2, F'"'"', B, B2, B'"'"'}; batch(random(<U, D, R, L, F, B>, count: 100, seed: 1), optimal, metric: all)'
 row megaminx 'use megaminx; metric m = {U, U2, U2'"'"', U'"'"', R, R2, R2'"'"', R'"'"'}; batch(random(<U, R>, count: 5, seed: 1), optimal, metric: m)'
 row cube4_half_turns 'use cube4; metric h = {U2, D2, R2, L2, F2, B2, u2, d2, r2, l2, f2, b2}; batch(random(<U2, D2, R2, L2, F2, B2, u2, d2, r2, l2, f2, b2>, count: 2, seed: 1), optimal, metric: h)'
+# The 4x4x4's outer layers as in the 3x3x3's G1 (1.2·10^12), then with the u and d slices'
+# half turns (3.6·10^14), then with every slice's (2.9·10^23: out of reach, since at most a
+# quarter of its positions lie within 21 moves, 7.2·10^22 canonical sequences being that
+# short, and the search grows about 13 times a move past cost 18's 17 M nodes).
+row cube4_g1 'use cube4; metric h = {U, U2, U'"'"', D, D2, D'"'"', R2, L2, F2, B2}; batch(random(<U, D, R2, L2, F2, B2>, count: 10, seed: 1), optimal, metric: h)'
+row cube4_g1_ud_slices 'use cube4; metric h = {U, U2, U'"'"', D, D2, D'"'"', R2, L2, F2, B2, u2, d2}; batch(random(<U, D, R2, L2, F2, B2, u2, d2>, count: 5, seed: 1), optimal, metric: h)'
+row cube4_g1_all_slices 'use cube4; metric h = {U, U2, U'"'"', D, D2, D'"'"', R2, L2, F2, B2, u2, d2, r2, l2, f2, b2}; batch(random(<U, D, R2, L2, F2, B2, u2, d2, r2, l2, f2, b2>, count: 1, seed: 1), optimal, metric: h)'
