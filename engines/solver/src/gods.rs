@@ -501,8 +501,13 @@ pub fn sparse(
             held + 4 * (cand * 16).div_ceil(passes),
         )?;
         let mut layer: Vec<u128> = Vec::with_capacity(est_new as usize);
+        // A pass's share of the candidates (by a hash, so a little over `cand / passes`),
+        // held from the start: a list grown by doubling copied gigabytes at each step,
+        // a second or more that Ctrl-C had to wait for.
+        let share = cand.div_ceil(passes);
+        let share = share + share / 32 + 4096;
         for pass in 0..passes {
-            let mut cands: Vec<u128> = Vec::new();
+            let mut cands: Vec<u128> = Vec::with_capacity(share as usize);
             for (l, a) in actions.iter().enumerate() {
                 let c = metric.cost[l] as usize;
                 if c > d {
@@ -542,21 +547,32 @@ pub fn sparse(
                 cands.extend(part);
                 ctl.check()?;
             }
-            cands.par_sort_unstable();
-            ctl.check()?;
+            crate::sort::par_sort_until(&mut cands, ctl)?;
             cands.dedup();
             // Drop codes already at a smaller distance (within 2 * max cost).
             let lo = d.saturating_sub(2 * maxc);
             let earlier = &layers[lo..d];
-            let fresh: Vec<u128> = cands
-                .into_par_iter()
-                .filter(|c| !ctl.cancelled() && earlier.iter().all(|l| l.binary_search(c).is_err()))
+            // In blocks, each appended on its own: one collected list is joined by copies
+            // of gigabytes that a cancel cannot stop.
+            let fresh: Vec<Vec<u128>> = cands
+                .par_chunks(1 << 16)
+                .map(|block| {
+                    if ctl.cancelled() {
+                        return Vec::new();
+                    }
+                    let is_new = |c: &&u128| earlier.iter().all(|l| l.binary_search(c).is_err());
+                    block.iter().filter(is_new).copied().collect()
+                })
                 .collect();
+            drop(cands);
+            for block in fresh {
+                ctl.check()?;
+                layer.extend(block);
+            }
             ctl.check()?;
-            layer.extend(fresh);
         }
         if passes > 1 {
-            layer.par_sort_unstable();
+            crate::sort::par_sort_until(&mut layer, ctl)?;
         }
         counts.push(layer.len() as u64);
         ctl.progress(&format!("distance {d}: {}", count(layer.len(), "position")));
