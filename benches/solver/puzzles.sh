@@ -17,14 +17,15 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 row() {
-  local name=$1 script=$2
+  local name=$1 script=$2 limit=${3:-$LIMIT}
+  if [ "$limit" -gt "$LIMIT" ]; then limit=$LIMIT; fi
   if [ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ]; then return; fi
   echo "### $name"
   echo "$script"
   mkdir -p "$WORK/$name"
   if ! /usr/bin/time -f "%e s wall, %M KB peak" -o "$WORK/time" \
-      timeout "$LIMIT" "$PUZ" --cache "$WORK/$name" -e "$script" > "$WORK/out" 2> "$WORK/err"; then
-    echo "(stopped after $LIMIT s, or failed; the last costs searched:)"
+      timeout "$limit" "$PUZ" --cache "$WORK/$name" -e "$script" > "$WORK/out" 2> "$WORK/err"; then
+    echo "(stopped after $limit s, or failed; the last costs searched:)"
     tr '\r' '\n' < "$WORK/err" | grep -E "batch: item|searched:|×" | tail -n 4
   fi
   grep -E "^batch|^mean|^maximum|^proved|^  +[0-9]+ +[0-9]+$" "$WORK/out" || true
@@ -42,7 +43,8 @@ row cube4_half_turns 'use cube4; metric h = {U2, D2, R2, L2, F2, B2, u2, d2, r2,
 # The 4x4x4's outer layers as in the 3x3x3's G1 (1.2·10^12), then with the u and d slices'
 # half turns (3.6·10^14), then with every slice's (2.9·10^23: out of reach, since at most a
 # quarter of its positions lie within 21 moves, 7.2·10^22 canonical sequences being that
-# short, and the search grows about 13 times a move past cost 18's 17 M nodes).
+# short, and the search grows about 13 times a move past cost 18's 17 M nodes): run 300 s
+# at most, to show how far it gets.
 row cube4_g1 'use cube4; metric h = {U, U2, U'"'"', D, D2, D'"'"', R2, L2, F2, B2}; batch(random(<U, D, R2, L2, F2, B2>, count: 10, seed: 1), optimal, metric: h)'
 row cube4_g1_ud_slices 'use cube4; metric h = {U, U2, U'"'"', D, D2, D'"'"', R2, L2, F2, B2, u2, d2}; batch(random(<U, D, R2, L2, F2, B2, u2, d2>, count: 5, seed: 1), optimal, metric: h)'
-row cube4_g1_all_slices 'use cube4; metric h = {U, U2, U'"'"', D, D2, D'"'"', R2, L2, F2, B2, u2, d2, r2, l2, f2, b2}; batch(random(<U, D, R2, L2, F2, B2, u2, d2, r2, l2, f2, b2>, count: 1, seed: 1), optimal, metric: h)'
+row cube4_g1_all_slices 'use cube4; metric h = {U, U2, U'"'"', D, D2, D'"'"', R2, L2, F2, B2, u2, d2, r2, l2, f2, b2}; batch(random(<U, D, R2, L2, F2, B2, u2, d2, r2, l2, f2, b2>, count: 1, seed: 1), optimal, metric: h)' 300

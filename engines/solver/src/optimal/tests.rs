@@ -576,6 +576,8 @@ fn a_split_subgroup_solves_as_the_whole_puzzle() {
     assert_eq!(sizes, [4, 4, 4, 4, 4, 6]);
     let with = Solver::new(&c3, &half, &opts(64 << 20), &ctl).unwrap();
     assert!(with.split.is_some());
+    // The positions the letters reach, counted on the split puzzle: the half-turn group.
+    assert_eq!(with.model.positions, Some(663_552.0));
     assert!(
         with.tables()
             .iter()
