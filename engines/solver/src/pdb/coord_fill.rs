@@ -15,7 +15,7 @@ use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::model::{Action, Model};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Entries a task covers (whole blocks, at least one).
 const CHUNK: u64 = 1 << 16;
@@ -84,9 +84,24 @@ struct Fill<'a> {
     /// counted in blocks.
     inner: u64,
     block_weight: Vec<u64>,
+    /// Per span of `1 << span` blocks (at least 4,096 entries, so that these marks stay
+    /// small beside the table), bit `d` set once an entry in it is at distance `d`: a
+    /// pushed level goes through the spans holding its distance only (the first levels
+    /// of a table of 1.6·10^9 entries read every nibble for a few entries each otherwise).
+    at: Vec<AtomicU16>,
+    span: u32,
 }
 
 impl Fill<'_> {
+    /// Notes that block `b` has an entry at distance `d`.
+    #[inline]
+    fn mark(&self, b: u64, d: u8) {
+        let at = &self.at[(b >> self.span) as usize];
+        if at.load(Relaxed) >> d & 1 == 0 {
+            at.fetch_or(1 << d, Relaxed);
+        }
+    }
+
     /// Per letter, the block that block `b` goes to (`moves` forward or back).
     fn targets(&self, b: u64, back: bool, out: &mut [u64]) {
         let last = self.c.parts.len() - 1;
@@ -112,9 +127,14 @@ impl Fill<'_> {
         };
         let unit = cost.iter().all(|&c| c == 1);
         let mut to = vec![0u64; l_n];
+        let mut to_block = vec![0u64; l_n];
         let mut n = 0u64;
         for b in lo..hi {
+            if !pull && self.at[(b >> self.span) as usize].load(Relaxed) >> d & 1 == 0 {
+                continue;
+            }
             let base = b * self.inner;
+            let before = n;
             let mut ready = false;
             for e in 0..self.inner {
                 let v = get(t, base + e);
@@ -123,9 +143,9 @@ impl Fill<'_> {
                 }
                 if !ready {
                     ready = true;
-                    self.targets(b, pull, &mut to);
-                    for x in to.iter_mut() {
-                        *x *= self.inner;
+                    self.targets(b, pull, &mut to_block);
+                    for (x, &blk) in to.iter_mut().zip(&to_block) {
+                        *x = blk * self.inner;
                     }
                 }
                 let row = &inner_moves[e as usize * l_n..(e as usize + 1) * l_n];
@@ -145,11 +165,15 @@ impl Fill<'_> {
                 } else {
                     for l in 0..l_n {
                         let j = to[l] + row[l] as u64;
-                        if get(t, j) == 15 {
-                            n += set(t, j, d + 1) as u64;
+                        if get(t, j) == 15 && set(t, j, d + 1) {
+                            n += 1;
+                            self.mark(to_block[l], d + 1);
                         }
                     }
                 }
+            }
+            if pull && n > before {
+                self.mark(b, d + 1);
             }
         }
         n
@@ -255,11 +279,19 @@ pub(super) fn fill_coords(
         back,
         inner,
         block_weight: c.weights.iter().map(|w| w / inner).collect(),
+        at: Vec::new(),
+        span: 4096u64.div_ceil(inner).next_power_of_two().trailing_zeros(),
+    };
+    let spans = (c.size / inner).div_ceil(1 << f.span);
+    let f = Fill {
+        at: (0..spans).map(|_| AtomicU16::new(0)).collect(),
+        ..f
     };
     let mut buf = BigBuf::new(c.bytes() as usize, 0xff);
     let t = buf.as_atomic();
     let solved = c.index(&model.solved());
     set(t, solved, 0);
+    f.mark(solved / inner, 0);
     let blocks = c.size / inner;
     levels(
         c.size,
@@ -338,6 +370,27 @@ mod tests {
             ],
         )
         .unwrap();
+        check(&model, c, &actions, &qtm.cost, &qtm.alphabet.perms);
+    }
+
+    /// The 3x3x3's corners' places with its edges' parity in qtm: half of the entries
+    /// (the parities differing) are never reached, so once the frontier thins the
+    /// levels are pushed again after pulled ones, from the blocks a pull marked.
+    #[test]
+    fn levels_pushed_after_pulled_ones_start_from_every_entry() {
+        let (model, qtm, actions) = super::super::fixtures::cube3_metric("qtm");
+        let c = Coords::new(
+            &model,
+            vec![
+                Part::Places {
+                    orbit: 0,
+                    pieces: (0..7).collect(),
+                },
+                Part::Parity { orbit: 1 },
+            ],
+        )
+        .unwrap();
+        assert_eq!(c.size, 80640);
         check(&model, c, &actions, &qtm.cost, &qtm.alphabet.perms);
     }
 
