@@ -6,8 +6,10 @@
 //! sets its unreached neighbours) or pulled (each unreached entry looks for a neighbour
 //! at `d`, stopping at the first), whichever visits fewer entries. Other costs than 1 are
 //! always pulled: an entry gets `d + 1` when some letter of cost `c` leads to it from an
-//! entry at `d + 1 - c`, all of which are final. A nibble is set from 15 by an atomic AND,
-//! which two threads writing the same level's value may both do.
+//! entry at `d + 1 - c`, all of which are final. A pushed level skips the spans of blocks
+//! that hold no entry at its distance (each span marks the distances reached in it). A
+//! nibble is set from 15 by an atomic AND, which two threads writing the same level's
+//! value may both do.
 
 use super::coords::Coords;
 use super::fill::Meter;
@@ -272,6 +274,7 @@ pub(super) fn fill_coords(
     let back = backward(&fwd, letters);
     let last = c.parts.len() - 1;
     let inner = c.sizes[last];
+    let span = 4096u64.div_ceil(inner).next_power_of_two().trailing_zeros();
     let f = Fill {
         c,
         letters,
@@ -279,13 +282,10 @@ pub(super) fn fill_coords(
         back,
         inner,
         block_weight: c.weights.iter().map(|w| w / inner).collect(),
-        at: Vec::new(),
-        span: 4096u64.div_ceil(inner).next_power_of_two().trailing_zeros(),
-    };
-    let spans = (c.size / inner).div_ceil(1 << f.span);
-    let f = Fill {
-        at: (0..spans).map(|_| AtomicU16::new(0)).collect(),
-        ..f
+        at: (0..(c.size / inner).div_ceil(1 << span))
+            .map(|_| AtomicU16::new(0))
+            .collect(),
+        span,
     };
     let mut buf = BigBuf::new(c.bytes() as usize, 0xff);
     let t = buf.as_atomic();
