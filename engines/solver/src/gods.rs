@@ -503,7 +503,7 @@ pub fn sparse(
         let mut layer: Vec<u128> = Vec::with_capacity(est_new as usize);
         // A pass's share of the candidates (by a hash, so a little over `cand / passes`),
         // held from the start: a list grown by doubling copied gigabytes at each step,
-        // a second or more that Ctrl-C had to wait for.
+        // which Ctrl-C had to wait for.
         let share = cand.div_ceil(passes);
         let share = share + share / 32 + 4096;
         for pass in 0..passes {

@@ -1,6 +1,6 @@
 //! A parallel sort that a cancel stops within a fraction of a second: a layer of the
 //! sparse distance search can hold hundreds of millions of codes, whose sort by
-//! `par_sort_unstable` runs to its end once begun (tens of seconds on large layers).
+//! `par_sort_unstable` runs to its end once begun, however long that takes.
 //!
 //! Quicksort, halves sorted in parallel; a part whose pivot equals the pivot that split
 //! it off splits off its run of that value (pdqsort's rule: runs of equal codes are
@@ -11,7 +11,7 @@
 
 use puz_core::{Control, Interrupt};
 
-/// Parts at most this long are sorted by the standard sort (a few milliseconds).
+/// Parts at most this long are sorted by the standard sort (short enough not to poll).
 const SMALL: usize = 1 << 16;
 /// Elements a partition goes through between two looks at the cancel flag.
 const POLL: usize = 1 << 16;

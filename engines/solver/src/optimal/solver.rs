@@ -108,8 +108,8 @@ fn model_and_actions(
     Ok((model, actions))
 }
 
-/// The order of the group the metric's letters generate (Schreier-Sims, milliseconds on
-/// the puzzles optimal handles), as a float: only its size matters.
+/// The order of the group the metric's letters generate (Schreier-Sims, quick on the
+/// puzzles optimal handles), as a float: only its size matters.
 fn positions(puzzle: &Puzzle, metric: &Metric, ctl: &Control) -> Result<Option<f64>, SolveError> {
     let letters: Vec<u32> = (0..metric.alphabet.len() as u32).collect();
     let opts = puz_group::ChainOptions::default();

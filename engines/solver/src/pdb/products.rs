@@ -68,10 +68,9 @@ pub(super) fn of_small_orbits(
     by_size.sort_by_key(|&i| std::cmp::Reverse(orbits[i].1));
     // A table's limit halved until the tables fit the budget together. A table past
     // 2^28 entries is built only for a group of more than 2^16 times as many positions:
-    // its build time is not won back on a smaller one (benches/results.md: on the
-    // 4x4x4's `<U, D, R2, L2, F2, B2>`, 1.2·10^12 positions, a table of 1.6·10^9 entries
-    // took 40 s to build and saved 0.2 s a position; with `u2, d2` too, 3.6·10^14, it
-    // saved 28 s a position).
+    // its build time is not won back on a smaller one (benches/results.md, "4x4x4
+    // reduction subgroups": on `<U, D, R2, L2, F2, B2>` such a table cost far more to
+    // build than it saved; with `u2, d2` too it is what solves the group).
     let useful = model
         .positions
         .map_or(u64::MAX, |n| (n / 65536.0).min(u64::MAX as f64) as u64);
