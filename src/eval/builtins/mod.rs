@@ -453,7 +453,7 @@ pub const TABLE: &[Builtin] = &[
             opt(
                 "memory",
                 INT,
-                D::Computed("a quarter of the free memory, at most 2 GiB"),
+                D::Computed("a quarter of the free memory, at most 4 GiB"),
                 "bytes of pattern tables",
             ),
         ],

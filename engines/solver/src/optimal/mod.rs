@@ -47,7 +47,7 @@ pub struct OptimalOptions {
     /// Return the first solution any search thread finds instead of the reproducible one
     /// (see [`Wanted`]).
     pub first: bool,
-    /// Bytes for the pattern databases (default: a quarter of the memory limit, at most 2 GiB).
+    /// Bytes for the pattern databases (default: a quarter of the memory limit, at most 4 GiB).
     pub table_memory: Option<u64>,
     /// Where tables are cached (`None`: not cached). Default: `$XDG_CACHE_HOME/puz` or `~/.cache/puz`.
     pub cache: Option<PathBuf>,

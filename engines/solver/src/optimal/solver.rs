@@ -117,16 +117,17 @@ fn positions(puzzle: &Puzzle, metric: &Metric, ctl: &Control) -> Result<Option<f
     Ok(num_traits::ToPrimitive::to_f64(&group.order()))
 }
 
-/// The bytes of tables: as asked, else a quarter of the memory limit, at most 2 GiB.
+/// The bytes of tables: as asked, else a quarter of the memory limit, at most 4 GiB.
 pub fn table_budget(opts: &OptimalOptions, ctl: &Control) -> u64 {
     opts.table_memory
         .unwrap_or((ctl.memory_limit / 4).min(DEFAULT_MAX_BUDGET))
 }
 
-/// The most the tables take unless asked for more: on the 3x3x3 the sorted-slice table
-/// reduced by symmetry (1.7 GB, built in a minute or two on two cores), which solves
-/// random positions about ten times sooner than the phase-1 table below it.
-pub const DEFAULT_MAX_BUDGET: u64 = 2 << 30;
+/// The most the tables take unless asked for more: on the 3x3x3 nxopt's table in two-bit
+/// entries (2.5 GB, built in about three minutes on two cores), which solves random
+/// positions two to three times sooner than the table with the parity that 2 GiB holds
+/// (`benches/results.md`). A machine with less than 16 GiB free gets less.
+pub const DEFAULT_MAX_BUDGET: u64 = 4 << 30;
 
 /// What [`Solver::new`] would do about its tables (see [`Solver::table_plan`]).
 #[derive(Clone, Debug)]
