@@ -126,7 +126,8 @@ pub fn table_budget(opts: &OptimalOptions, ctl: &Control) -> u64 {
 /// The most the tables take unless asked for more: on the 3x3x3 nxopt's table in two-bit
 /// entries (2.5 GB, built in about three minutes on two cores), which solves random
 /// positions two to three times sooner than the table with the parity that 2 GiB holds
-/// (`benches/results.md`). A machine with less than 16 GiB free gets less.
+/// (`benches/results.md`). A machine with less than 16 GiB free gets less (nxopt's table
+/// from 3 GiB).
 pub const DEFAULT_MAX_BUDGET: u64 = 4 << 30;
 
 /// What [`Solver::new`] would do about its tables (see [`Solver::table_plan`]).

@@ -557,7 +557,7 @@ mod tests {
                 "8 pieces"
             ]
         );
-        // With two-bit entries allowed (letters that all cost 1), nxopt's table from 4 GiB
+        // With two-bit entries allowed (letters that all cost 1), nxopt's table at 3 and 4 GiB
         // (39,141,225 lines of 252 entries, and the line of the base); at 8 GiB it stays
         // in nibbles.
         let in_pairs = |budget: u64| -> Vec<(bool, u64)> {
@@ -570,6 +570,7 @@ mod tests {
         // with the parity (6.67 G entries, 1.69 GB); at 512 MiB the same as without.
         for (budget, table) in [
             (4u64 << 30, (true, 2_505_038_464)),
+            (3 << 30, (true, 2_505_038_464)),
             (1 << 30, (true, 846_397_696)),
             (2 << 30, (true, 1_692_795_328)),
             (1 << 29, (false, 70_454_205)),
