@@ -41,9 +41,6 @@ pub struct Model {
     /// `undo[orbit * 256 + cell]`: the cell's piece and the orientation that undoes its
     /// own (for [`Model::inverse`] without divisions).
     undo: Vec<(u8, u8)>,
-    /// How many positions the letters reach, when the solver has counted them (the order
-    /// of the group they generate): `products.rs` sizes its tables by it.
-    pub positions: Option<f64>,
 }
 
 /// A letter acting on byte states.
@@ -145,7 +142,6 @@ impl Model {
             degree: puzzle.degree(),
             bump,
             undo,
-            positions: None,
         })
     }
 

@@ -83,11 +83,7 @@ fn puzzle_key(puzzle: &Puzzle) -> u64 {
 }
 
 /// The puzzle as byte states, and the metric's letters acting on them.
-fn model_and_actions(
-    puzzle: &Puzzle,
-    metric: &Metric,
-    ctl: &Control,
-) -> Result<(Model, Vec<Action>), SolveError> {
+fn model_and_actions(puzzle: &Puzzle, metric: &Metric) -> Result<(Model, Vec<Action>), SolveError> {
     // A pattern ranks its pieces' locations with a 64-bit mask of the locations used.
     if let Some(o) = puzzle.orbits.iter().find(|o| o.size > MAX_PATTERN_ORBIT) {
         return invalid(format!(
@@ -104,17 +100,7 @@ fn model_and_actions(
         }
     }
     model.keep_sums_of(&actions);
-    model.positions = positions(puzzle, metric, ctl)?;
     Ok((model, actions))
-}
-
-/// The order of the group the metric's letters generate (Schreier-Sims, quick on the
-/// puzzles optimal handles), as a float: only its size matters.
-fn positions(puzzle: &Puzzle, metric: &Metric, ctl: &Control) -> Result<Option<f64>, SolveError> {
-    let letters: Vec<u32> = (0..metric.alphabet.len() as u32).collect();
-    let opts = puz_group::ChainOptions::default();
-    let group = puz_group::Group::new(puzzle.degree(), &metric.alphabet, &letters, &opts, ctl)?;
-    Ok(num_traits::ToPrimitive::to_f64(&group.order()))
 }
 
 /// The bytes of tables: as asked, else a quarter of the memory limit, at most 4 GiB.
@@ -158,7 +144,7 @@ impl Solver {
         let (puzzle, metric) = split
             .as_ref()
             .map_or((puzzle, metric), |s| (&s.puzzle, &s.metric));
-        let (model, actions) = model_and_actions(puzzle, metric, ctl)?;
+        let (model, actions) = model_and_actions(puzzle, metric)?;
         let budget = table_budget(opts, ctl);
         let symmetries = Symmetries::new(puzzle, metric, &Canon::new(metric));
         let planned = plan(
@@ -195,7 +181,7 @@ impl Solver {
         let (puzzle, metric) = split
             .as_ref()
             .map_or((puzzle, metric), |s| (&s.puzzle, &s.metric));
-        let (model, actions) = model_and_actions(puzzle, metric, ctl)?;
+        let (model, actions) = model_and_actions(puzzle, metric)?;
         let canon = Canon::new(metric);
         let budget = table_budget(opts, ctl);
         let title = format!("{}, {}", puzzle.name, metric.name);
@@ -230,7 +216,7 @@ impl Solver {
         shapes: Vec<crate::pdb::Shape>,
         ctl: &Control,
     ) -> Result<Solver, SolveError> {
-        let (model, actions) = model_and_actions(puzzle, metric, ctl)?;
+        let (model, actions) = model_and_actions(puzzle, metric)?;
         let canon = Canon::new(metric);
         let heuristic = Heuristic::of_shapes(&model, metric, &actions, shapes, ctl)?;
         let symmetries = Symmetries::new(puzzle, metric, &canon);
@@ -249,7 +235,8 @@ impl Solver {
         shapes: Vec<crate::pdb::Shape>,
         ctl: &Control,
     ) -> Result<Solver, SolveError> {
-        let (model, actions) = model_and_actions(puzzle, metric, ctl)?;
+        let _ = ctl;
+        let (model, actions) = model_and_actions(puzzle, metric)?;
         let canon = Canon::new(metric);
         let heuristic = Heuristic {
             pdbs: shapes.into_iter().map(crate::pdb::Pdb::unfilled).collect(),

@@ -38,6 +38,8 @@ mod locator;
 mod pairs;
 mod pattern;
 mod products;
+#[cfg(test)]
+pub(crate) use products::reachable;
 mod sweep;
 mod sym_cache;
 mod sym_fill;

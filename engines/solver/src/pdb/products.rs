@@ -24,7 +24,7 @@ const SPARSE: f64 = 1024.0;
 /// The positions the letters reach on `orbits` of `model`: the order of the group their
 /// action on those orbits' cells (location and orientation) generates. A table over whole
 /// orbits has one entry for each (see [`of_small_orbits`]).
-pub(super) fn reachable(model: &Model, actions: &[Action], orbits: &[usize]) -> Option<f64> {
+pub(crate) fn reachable(model: &Model, actions: &[Action], orbits: &[usize]) -> Option<f64> {
     // The cells of the orbits, numbered in order.
     let mut first = Vec::new();
     let mut degree = 0;
@@ -83,6 +83,18 @@ pub(super) fn of_small_orbits(
     model: &Model,
     actions: &[Action],
     budget: u64,
+) -> Option<Vec<Shape>> {
+    of_small_orbits_in(model, actions, budget, None)
+}
+
+/// [`of_small_orbits`] for a group of `positions` positions; `None`: counted (by
+/// [`reachable`] on the orbits the letters move), and only when a table could pass 2^28
+/// entries.
+fn of_small_orbits_in(
+    model: &Model,
+    actions: &[Action],
+    budget: u64,
+    positions: Option<f64>,
 ) -> Option<Vec<Shape>> {
     let mut orbits: Vec<(Vec<Part>, u64)> = Vec::new();
     for (oi, o) in model.orbits.iter().enumerate() {
@@ -148,10 +160,14 @@ pub(super) fn of_small_orbits(
     // its build time is not won back on a smaller one (benches/results.md, "4x4x4
     // reduction subgroups": on `<U, D, R2, L2, F2, B2>` such a table cost far more to
     // build than it saved; with `u2, d2` too it is what solves the group).
-    let useful = model
-        .positions
-        .map_or(u64::MAX, |n| (n / 65536.0).min(u64::MAX as f64) as u64);
-    let mut limit = cap.min(useful.max(1 << 28));
+    let mut limit = cap;
+    if limit > 1 << 28 {
+        let moving: Vec<usize> = orbits.iter().map(|o| o.0[0].orbit()).collect();
+        let useful = positions
+            .or_else(|| reachable(model, actions, &moving))
+            .map_or(u64::MAX, |n| (n / 65536.0).min(u64::MAX as f64) as u64);
+        limit = limit.min(useful.max(1 << 28));
+    }
     let mut groups = loop {
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for &i in &by_size {
@@ -367,7 +383,7 @@ mod tests {
         let gens: Vec<(&str, u32)> = gens.iter().map(|&g| (g, 1)).collect();
         let g1 = Metric::explicit(&c3, "g1", &gens, &ctl).unwrap();
         let split = Split::of(&c3, &g1).unwrap();
-        let mut model = Model::new(&split.puzzle).unwrap();
+        let model = Model::new(&split.puzzle).unwrap();
         let actions = actions_of(&model, &split.metric);
         let large: Vec<usize> = (0..model.orbits.len())
             .filter(|&o| model.orbits[o].size == 8)
@@ -381,11 +397,24 @@ mod tests {
                     .all(|&o| c.parts.iter().any(|p| p.orbit() == o))
             })
         };
-        let tables = of_small_orbits(&model, &actions, 4 << 30).unwrap();
+        let tables = of_small_orbits_in(&model, &actions, 4 << 30, Some(f64::INFINITY)).unwrap();
         assert!(holds_both(&tables));
-        model.positions = Some(19_508_428_800.0);
-        let tables = of_small_orbits(&model, &actions, 4 << 30).unwrap();
+        let tables = of_small_orbits_in(&model, &actions, 4 << 30, Some(19_508_428_800.0)).unwrap();
         assert!(!holds_both(&tables));
+        // Counted, the group has those positions.
+        let moving: Vec<usize> = (0..model.orbits.len())
+            .filter(|&o| {
+                tables.iter().any(
+                    |t| matches!(t, Shape::Coords(c) if c.parts.iter().any(|p| p.orbit() == o)),
+                )
+            })
+            .collect();
+        assert_eq!(reachable(&model, &actions, &moving), Some(19_508_428_800.0));
+        let names = |ts: &[Shape]| ts.iter().map(|t| t.describe()).collect::<Vec<_>>();
+        assert_eq!(
+            names(&of_small_orbits(&model, &actions, 4 << 30).unwrap()),
+            names(&tables)
+        );
         for t in &tables {
             assert!(t.bytes() * 2 <= 1 << 28, "{}", t.describe());
         }
