@@ -217,25 +217,23 @@ mod tests {
     use crate::split::Split;
     use crate::testsupport::{actions_of, cube3};
 
+    /// The 3x3x3's subgroup of `gens` (each costing 1), split into its smaller orbits.
+    fn split_cube3(gens: &[&str]) -> (Model, Vec<Action>) {
+        let c3 = cube3();
+        let gens: Vec<(&str, u32)> = gens.iter().map(|&g| (g, 1)).collect();
+        let m = Metric::explicit(&c3, "sub", &gens, &puz_core::Control::default()).unwrap();
+        let split = Split::of(&c3, &m).unwrap();
+        let model = Model::new(&split.puzzle).unwrap();
+        let actions = actions_of(&model, &split.metric);
+        (model, actions)
+    }
+
     /// The 3x3x3's half-turn group, split into orbits of 4 places: the tables cover every
     /// orbit the letters move, hold several orbits each, and fit the budget; the whole
     /// 3x3x3 in htm (orbits too large for a part) gets none.
     #[test]
     fn tables_cover_the_small_orbits_within_the_budget() {
-        let c3 = cube3();
-        let ctl = puz_core::Control::default();
-        let gens = [
-            ("U2", 1),
-            ("D2", 1),
-            ("R2", 1),
-            ("L2", 1),
-            ("F2", 1),
-            ("B2", 1),
-        ];
-        let half = Metric::explicit(&c3, "half", &gens, &ctl).unwrap();
-        let split = Split::of(&c3, &half).unwrap();
-        let model = Model::new(&split.puzzle).unwrap();
-        let actions = actions_of(&model, &split.metric);
+        let (model, actions) = split_cube3(&["U2", "D2", "R2", "L2", "F2", "B2"]);
         for budget in [1u64 << 10, 1 << 16, 1 << 24] {
             let tables = of_small_orbits(&model, &actions, budget).unwrap();
             let bytes: u64 = tables.iter().map(|t| t.bytes()).sum();
@@ -252,6 +250,8 @@ mod tests {
             }
             assert_eq!(covered, [true; 5], "budget {budget}");
         }
+        let c3 = cube3();
+        let ctl = puz_core::Control::default();
         let htm = Metric::htm(&c3, &["U", "D", "R", "L", "F", "B"], &ctl).unwrap();
         let model = Model::new(&c3).unwrap();
         assert!(of_small_orbits(&model, &actions_of(&model, &htm), 1 << 30).is_none());
@@ -281,14 +281,7 @@ mod tests {
             reachable(&model, &actions, &[1 - corners]),
             Some(980_995_276_800.0)
         );
-        let gens: Vec<(&str, u32)> = ["U2", "D2", "R2", "L2", "F2", "B2"]
-            .iter()
-            .map(|&g| (g, 1))
-            .collect();
-        let half = Metric::explicit(&c3, "half", &gens, &ctl).unwrap();
-        let split = Split::of(&c3, &half).unwrap();
-        let model = Model::new(&split.puzzle).unwrap();
-        let actions = actions_of(&model, &split.metric);
+        let (model, actions) = split_cube3(&["U2", "D2", "R2", "L2", "F2", "B2"]);
         // The orbits of 4 places (a sixth, the centres, does not move).
         let moving: Vec<usize> = (0..model.orbits.len())
             .filter(|&o| model.orbits[o].size == 4)
@@ -377,14 +370,8 @@ mod tests {
     /// 2^28 entries, so those two orbits are in tables of their own.
     #[test]
     fn the_largest_orbits_share_a_table_when_the_group_is_large() {
-        let c3 = cube3();
-        let ctl = puz_core::Control::default();
-        let gens = ["U", "U2", "U'", "D", "D2", "D'", "R2", "L2", "F2", "B2"];
-        let gens: Vec<(&str, u32)> = gens.iter().map(|&g| (g, 1)).collect();
-        let g1 = Metric::explicit(&c3, "g1", &gens, &ctl).unwrap();
-        let split = Split::of(&c3, &g1).unwrap();
-        let model = Model::new(&split.puzzle).unwrap();
-        let actions = actions_of(&model, &split.metric);
+        let (model, actions) =
+            split_cube3(&["U", "U2", "U'", "D", "D2", "D'", "R2", "L2", "F2", "B2"]);
         let large: Vec<usize> = (0..model.orbits.len())
             .filter(|&o| model.orbits[o].size == 8)
             .collect();
