@@ -33,7 +33,9 @@ row() {
   echo
 }
 
-echo "# $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), puz $(git rev-parse --short HEAD)"
+. "$ROOT/benches/machine.sh"
+machine
+echo "# puz $(git rev-parse --short HEAD)"
 row skewb 'use skewb; batch(random(group, count: 100, seed: 1), optimal)'
 row pyraminx 'use pyraminx; batch(random(group, count: 100, seed: 1), optimal)'
 # htm on cube2 is <U, R, F> (DLB fixed): all faces need a metric of their own.

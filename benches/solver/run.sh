@@ -44,7 +44,9 @@ side_by_side() { # title, puz seconds, twips seconds
 TWIPS_TIMEOUT=${TWIPS_TIMEOUT:-600}
 run_twips() { timeout "$TWIPS_TIMEOUT" "$TWIPS" "$@" --memory-MiB "$MEM_MIB" --num-threads "$THREADS"; }
 
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores, threads $THREADS, memory $MEM_MIB MiB"
+. "$ROOT/benches/machine.sh"
+machine
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), threads $THREADS, memory $MEM_MIB MiB"
 
 if [ "$ONLY" = all ] || [ "$ONLY" = gods ]; then
   for spec in "cube2 U,R,F" "cube2six U,D,R,L,F,B"; do

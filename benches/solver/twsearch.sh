@@ -34,7 +34,9 @@ now() { date +%s.%N; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 what="$N positions of $MOVES random htm moves"
 [ "${STATES:-0}" = 1 ] && what="$N uniformly random states"
-echo "# $(uname -m), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), threads $THREADS, memory $MEM_MIB MiB, $what (seed $SEED)"
+. "$ROOT/benches/machine.sh"
+machine
+echo "# $(uname -m), threads $THREADS, memory $MEM_MIB MiB, $what (seed $SEED)"
 echo "# twsearch $(git -C "$TWSEARCH_GIT" rev-parse --short HEAD 2>/dev/null || echo '(source from TWSEARCH_SRC)')"
 
 if [ "${STATES:-0}" = 1 ]; then
