@@ -110,9 +110,9 @@ pub fn table_budget(opts: &OptimalOptions, ctl: &Control) -> u64 {
 }
 
 /// The most the tables take unless asked for more: on the 3x3x3 nxopt's table in two-bit
-/// entries (2.5 GB, built in about three minutes on two cores), which solves random
-/// positions two to three times sooner than the table with the parity that 2 GiB holds
-/// (`benches/results.md`). A machine with less than 16 GiB free gets less (nxopt's table
+/// entries (2.5 GB), which solves random positions two to three times sooner than the
+/// table with the parity that 2 GiB holds, for a first call that builds it in more than
+/// twice the time (`benches/results.md`). A machine with less than 16 GiB free gets less (nxopt's table
 /// from 3 GiB).
 pub const DEFAULT_MAX_BUDGET: u64 = 4 << 30;
 
