@@ -511,6 +511,7 @@ fn main() {
             }
             // PUZ_TABLES=copy reads cached tables into fresh memory instead of mapping them.
             opts.copy_tables = std::env::var("PUZ_TABLES").as_deref() == Ok("copy");
+            cache_from_env(&mut opts);
             let t0 = Instant::now();
             let solver = Solver::new(&p, &m, &opts, &ctl()).unwrap();
             let t1 = Instant::now();
