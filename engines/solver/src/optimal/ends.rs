@@ -123,7 +123,7 @@ mod tests {
             let model = crate::model::Model::new(&c3).unwrap();
             let actions = crate::testsupport::actions_of(&model, &metric);
             let shapes = crate::pdb::choose_patterns(&model, &actions, mem, &[]);
-            let s = Solver::with_shapes_unfilled(&c3, &metric, &opts(mem), shapes, &ctl).unwrap();
+            let s = Solver::with_shapes_unfilled(&c3, &metric, &opts(mem), shapes).unwrap();
             let np = s.heuristic.pdbs.len();
             let solved = s.model.solved();
             let n = s.model.n;
@@ -199,8 +199,7 @@ mod tests {
             let actions = crate::testsupport::actions_of(&model, &metric);
             let shapes = crate::pdb::choose_patterns(&model, &actions, 4 << 30, &[]);
             assert!(matches!(shapes[0], crate::pdb::Shape::Coords(_)));
-            let s =
-                Solver::with_shapes_unfilled(&c3, &metric, &opts(4 << 30), shapes, &ctl).unwrap();
+            let s = Solver::with_shapes_unfilled(&c3, &metric, &opts(4 << 30), shapes).unwrap();
             let np = s.heuristic.pdbs.len();
             let sets: Vec<u64> = (0..s.variants.len())
                 .filter(|&v| !s.variants[v].1)

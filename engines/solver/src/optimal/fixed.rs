@@ -302,7 +302,7 @@ mod tests {
             let model = crate::model::Model::new(&p).unwrap();
             let actions = crate::testsupport::actions_of(&model, &m);
             let shapes = crate::pdb::choose_patterns(&model, &actions, mem, &[]);
-            let s = Solver::with_shapes_unfilled(&p, &m, &opts(mem), shapes, &ctl).unwrap();
+            let s = Solver::with_shapes_unfilled(&p, &m, &opts(mem), shapes).unwrap();
             assert_eq!(check_kept(&s, i as u64) > 0, kept, "case {i}");
         }
     }

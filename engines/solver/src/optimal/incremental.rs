@@ -293,7 +293,7 @@ mod tests {
                 .into_iter()
                 .filter(|s| matches!(s, Shape::Coords(_)))
                 .collect();
-            Solver::with_shapes_unfilled(&c3, &htm, &opts(4 << 30), coords, &ctl).unwrap()
+            Solver::with_shapes_unfilled(&c3, &htm, &opts(4 << 30), coords).unwrap()
         })
     }
 

@@ -112,8 +112,8 @@ pub fn table_budget(opts: &OptimalOptions, ctl: &Control) -> u64 {
 /// The most the tables take unless asked for more: on the 3x3x3 nxopt's table in two-bit
 /// entries (2.5 GB), which solves random positions two to three times sooner than the
 /// table with the parity that 2 GiB holds, for a first call that builds it in more than
-/// twice the time (`benches/results.md`). A machine with less than 16 GiB free gets less (nxopt's table
-/// from 3 GiB).
+/// twice the time (`benches/results.md`). A machine with less than 16 GiB free gets less
+/// (nxopt's table from 3 GiB).
 pub const DEFAULT_MAX_BUDGET: u64 = 4 << 30;
 
 /// What [`Solver::new`] would do about its tables (see [`Solver::table_plan`]).
@@ -233,9 +233,7 @@ impl Solver {
         metric: &Metric,
         opts: &OptimalOptions,
         shapes: Vec<crate::pdb::Shape>,
-        ctl: &Control,
     ) -> Result<Solver, SolveError> {
-        let _ = ctl;
         let (model, actions) = model_and_actions(puzzle, metric)?;
         let canon = Canon::new(metric);
         let heuristic = Heuristic {

@@ -57,7 +57,7 @@ pub(super) fn cube3_htm_4gib_unfilled() -> &'static Solver {
         let model = Model::new(&c3).unwrap();
         let actions = crate::testsupport::actions_of(&model, &htm);
         let shapes = crate::pdb::choose_patterns(&model, &actions, 4 << 30, &[]);
-        Solver::with_shapes_unfilled(&c3, &htm, &opts(4 << 30), shapes, &ctl).unwrap()
+        Solver::with_shapes_unfilled(&c3, &htm, &opts(4 << 30), shapes).unwrap()
     })
 }
 
