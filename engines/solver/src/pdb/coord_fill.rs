@@ -185,7 +185,7 @@ impl Fill<'_> {
 /// The levels of a breadth-first fill of `size` entries in `blocks` blocks of `per_block`
 /// entries (`filled` of them already), each level over chunks of whole blocks in
 /// parallel: `level(d, pull, lo, hi)` sets the entries at `d + 1` among blocks `lo..hi`
-/// (pushed from `d`, or pulled) and says how many. `before(d, filled, frontier, last)`
+/// (pushed from `d`, or pulled) and says how many. `before(d, filled, frontier, last, pull)`
 /// runs before each level (with the entries filled, those of level `d` and of `d - 1`):
 /// false ends the fill there. A level is pulled when the frontier is more than a quarter
 /// of the entries left, or when costs are not all 1.
@@ -197,7 +197,7 @@ pub(super) fn levels(
     blocks: u64,
     per_block: u64,
     meter: &Meter,
-    mut before: impl FnMut(u8, u64, u64, u64) -> bool,
+    mut before: impl FnMut(u8, u64, u64, u64, bool) -> bool,
     level: impl Fn(u8, bool, u64, u64) -> u64 + Sync,
 ) -> Result<(), SolveError> {
     let unit = cost.iter().all(|&x| x == 1);
@@ -210,7 +210,7 @@ pub(super) fn levels(
         meter.ctl.check()?;
         let unknown = size - filled;
         let pull = !unit || 4 * frontier > unknown;
-        if !before(d, filled, frontier, last) {
+        if !before(d, filled, frontier, last, pull) {
             break;
         }
         meter.report(d + 1, filled, true);
@@ -300,7 +300,7 @@ pub(super) fn fill_coords(
         blocks,
         inner,
         meter,
-        |_, _, _, _| true,
+        |_, _, _, _, _| true,
         |d, pull, lo, hi| f.level(t, d, pull, cost, lo, hi),
     )?;
     Ok(buf)

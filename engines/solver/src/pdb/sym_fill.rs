@@ -11,6 +11,11 @@
 //! table. So a class's entries to work on are listed first and its targets' lines asked
 //! for one class ahead; then the list is worked letter by letter, without a branch on
 //! what a read found, so the reads of one letter are all in flight together.
+//!
+//! A pulled entry stops at its first letter that hits, so the letters go in order of how
+//! many entries of the level their target blocks hold (counted once a level, a share of
+//! 255 a class): most entries are found by the first letter or two, and a block without
+//! any is not read at all. Only the entries no letter reaches still try every letter.
 
 use super::coord_fill::{backward, levels};
 use super::coords::{Coords, MAX_PARTS};
@@ -21,6 +26,7 @@ use super::symmetric::Reduction;
 use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::model::{Action, Model};
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// The rest's moves carried by every symmetry are tabulated up to this many entries (each
@@ -128,6 +134,26 @@ struct Target {
 }
 
 impl<E: Entries> Fill<'_, E> {
+    /// Per class, the share (of 255) of its entries whose code is `code`: 0 for the
+    /// classes not in `at`.
+    fn densities(&self, t: &[AtomicU8], code: u8, at: &Marks, out: &[AtomicU8]) {
+        let rest = self.red.rest_size;
+        (0..self.red.classes).into_par_iter().for_each(|class| {
+            let share = if at.has(class) {
+                SCRATCH.with_borrow_mut(|[a, _, _]| {
+                    if a.len() < rest as usize {
+                        a.resize(rest as usize, 0);
+                    }
+                    let n = E::list(t, class * rest, rest, code, a) as u64;
+                    (n * 255).div_ceil(rest) as u8
+                })
+            } else {
+                0
+            };
+            out[class as usize].store(share, Relaxed);
+        });
+    }
+
     /// The rest tables (see [`Fill::next`]).
     fn tabulate(&self) -> Option<[Vec<u32>; 2]> {
         let red = self.red;
@@ -240,7 +266,7 @@ impl<E: Entries> Fill<'_, E> {
     /// list is long, else each target line alone.
     fn prefetch_targets(&self, lv: &Level, list: &[u32], to: &[Target]) {
         let rest = self.red.rest_size;
-        if list.len() as u64 * 16 >= rest {
+        if list.len() as u64 * 64 >= rest {
             for target in to {
                 E::prefetch(lv.t, target.base, rest);
             }
@@ -299,6 +325,7 @@ impl<E: Entries> Fill<'_, E> {
         (d, codes): (u8, (u8, u8)),
         pull: bool,
         cost: &[u32],
+        order: Option<&[AtomicU8]>,
         (lo, hi): (u64, u64),
         (at, open, reached): (&Marks, &Marks, &Marks),
     ) -> u64 {
@@ -317,6 +344,7 @@ impl<E: Entries> Fill<'_, E> {
                 (d, codes),
                 pull,
                 cost,
+                order,
                 (lo, hi),
                 (at, open, reached),
                 &mut lists,
@@ -333,6 +361,7 @@ impl<E: Entries> Fill<'_, E> {
         (d, (at_code, new)): (u8, (u8, u8)),
         pull: bool,
         cost: &[u32],
+        order: Option<&[AtomicU8]>,
         (lo, hi): (u64, u64),
         (at, open, reached): (&Marks, &Marks, &Marks),
         lists: &mut [&mut [u32]; 2],
@@ -355,7 +384,9 @@ impl<E: Entries> Fill<'_, E> {
             moves,
             next: self.next.as_ref().map(|n| &n[pull as usize]),
             parts_next: self.parts_next.as_ref().map(|n| &n[pull as usize]),
+            density: order,
         };
+        let mut letters: Vec<(u8, usize)> = Vec::with_capacity(self.letters);
         let mut n = 0u64;
         // The class listed one step before: (class, entries listed, its buffers).
         let mut ahead: Option<(u64, usize, usize)> = None;
@@ -379,7 +410,9 @@ impl<E: Entries> Fill<'_, E> {
             }
             if let Some((c, len, b)) = ahead {
                 n += if pull {
-                    self.pull_class(&lv, c, &mut lists[b][..len], &to[b], hits, (open, reached))
+                    let scratch = (&mut hits[..], &mut letters);
+                    let list = &mut lists[b][..len];
+                    self.pull_class(&lv, c, list, &to[b], scratch, (open, reached))
                 } else {
                     self.push_class(&lv, &lists[b][..len], &to[b], hits, reached)
                 };
@@ -432,18 +465,31 @@ impl<E: Entries> Fill<'_, E> {
         class: u64,
         list: &mut [u32],
         to: &[Target],
-        hits: &mut [u32],
+        (hits, letters): (&mut [u32], &mut Vec<(u8, usize)>),
         (open, reached): (&Marks, &Marks),
     ) -> u64 {
         let (d, base) = (lv.d, class * self.red.rest_size);
+        let rest = self.red.rest_size;
+        letters.clear();
+        letters.extend(to.iter().enumerate().map(|(l, target)| {
+            let dn = lv
+                .density
+                .map_or(0, |dn| dn[(target.base / rest) as usize].load(Relaxed));
+            (dn, l)
+        }));
+        // The densest targets first (ties in the letters' order); a stable sort.
+        letters.sort_by_key(|&(dn, _)| std::cmp::Reverse(dn));
         // A pull writes only the class's own block, this thread alone: the lines wholly
         // inside it without a lock.
         let alone = E::alone(base, base + self.red.rest_size);
         let unreached = list.len() as u64;
         let mut len = list.len();
         let mut got = 0u64;
-        for (l, target) in to.iter().enumerate() {
-            if len == 0 {
+        for &(dn, l) in letters.iter() {
+            let target = &to[l];
+            // A target block without an entry at `d` (the rest have none either) cannot
+            // reach any.
+            if len == 0 || (dn == 0 && lv.density.is_some()) {
                 break;
             }
             let c = lv.cost[l];
@@ -517,6 +563,8 @@ struct Level<'a> {
     moves: &'a [Vec<u32>],
     next: Option<&'a Vec<u32>>,
     parts_next: Option<&'a PartsNext>,
+    /// Per class, the share of its entries at `d` (when a pull orders its letters).
+    density: Option<&'a [AtomicU8]>,
 }
 
 /// Fills the reduced table of `c` with the distances from the solved entry: in nibbles,
@@ -656,22 +704,31 @@ fn fill<E: Entries>(
         u8::MAX => (d % 3, (d + 1) % 3),
         b => (d - b, d - b + 1),
     };
-    let before = |d: u8, filled: u64, frontier: u64, last: u64| {
+    // Per class, how many of its entries are at the level being pulled from (a share of
+    // 255): a pulled class tries first the letters whose target blocks hold most.
+    let unit = cost.iter().all(|&x| x == 1);
+    let density: Vec<AtomicU8> = (0..red.classes).map(|_| AtomicU8::new(0)).collect();
+    let before = |d: u8, filled: u64, frontier: u64, last: u64, pull: bool| {
         marks[(d as usize + 1) % 2].clear();
         top = d;
-        if !E::PAIRS {
-            return true;
-        }
-        match base.load(Relaxed) {
-            u8::MAX if when.now(d, filled, frontier, last, c.size) => {
-                pairs::to_base(t, c.size, d);
-                base.store(d, Relaxed);
-                true
+        let go = if !E::PAIRS {
+            true
+        } else {
+            match base.load(Relaxed) {
+                u8::MAX if when.now(d, filled, frontier, last, c.size) => {
+                    pairs::to_base(t, c.size, d);
+                    base.store(d, Relaxed);
+                    true
+                }
+                u8::MAX => true,
+                // Two levels after the base: the rest is base + 3 or more.
+                b => d < b + 2,
             }
-            u8::MAX => true,
-            // Two levels after the base: the rest is base + 3 or more.
-            b => d < b + 2,
+        };
+        if go && pull && unit {
+            f.densities(t, codes(d).0, &marks[d as usize % 2], &density);
         }
+        go
     };
     levels(
         c.size,
@@ -683,7 +740,16 @@ fn fill<E: Entries>(
         before,
         |d, pull, lo, hi| {
             let (at, reached) = (&marks[d as usize % 2], &marks[(d as usize + 1) % 2]);
-            f.level(t, (d, codes(d)), pull, cost, (lo, hi), (at, &open, reached))
+            let order = (pull && unit).then_some(&density[..]);
+            f.level(
+                t,
+                (d, codes(d)),
+                pull,
+                cost,
+                order,
+                (lo, hi),
+                (at, &open, reached),
+            )
         },
     )?;
     if E::PAIRS && base.load(Relaxed) == u8::MAX {
