@@ -2,8 +2,8 @@
 //! done of total, time left), plain lines a second apart otherwise, nothing with
 //! `--quiet`. Engines only send [`Report`]s; drawing happens here.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use puz_core::progress::{PlainLines, Report};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use puz_core::progress::{duration, time_left, PlainLines, Report};
 use puz_core::Control;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -107,13 +107,19 @@ fn new_bar(total: u64, unit: &str) -> ProgressBar {
     );
     let template = if total > 0 {
         format!(
-            "  {{prefix}} [{{bar:25}}] {{human_pos}}/{{human_len}} {unit} ({{percent}}%) {{msg}}, \
-             {{eta}} left"
+            "  {{prefix}} [{{bar:25}}] {{human_pos}}/{{human_len}} {unit} ({{percent}}%) {{msg}}\
+             {{left}}"
         )
     } else {
         format!("  {{spinner}} {{prefix}}: {{human_pos}} {unit} {{msg}}")
     };
     if let Ok(style) = ProgressStyle::with_template(&template) {
+        // The time left as the plain lines say it (none before a tenth is done).
+        let style = style.with_key("left", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+            if let Some(left) = time_left(s.pos(), s.len().unwrap_or(0), s.elapsed()) {
+                let _ = write!(w, ", {} left", duration(left));
+            }
+        });
         bar.set_style(style.progress_chars("=> "));
     }
     bar.enable_steady_tick(Duration::from_millis(200));

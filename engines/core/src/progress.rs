@@ -36,16 +36,9 @@ pub enum Report {
 }
 
 impl Step {
-    /// The time left, from the rate since the phase began `elapsed` ago (`None` before
-    /// anything is done or when the total is unknown).
+    /// The time left (see [`time_left`]).
     pub fn eta(&self, elapsed: Duration) -> Option<Duration> {
-        if self.total == 0 || self.done == 0 || self.done >= self.total {
-            return None;
-        }
-        let per = elapsed.as_secs_f64() / self.done as f64;
-        Some(Duration::from_secs_f64(
-            per * (self.total - self.done) as f64,
-        ))
+        time_left(self.done, self.total, elapsed)
     }
 
     /// `building tables: 12.0M of 50.0M entries (24%), table 2 of 5, distance 8, 1m 05s left`.
@@ -70,6 +63,18 @@ impl Step {
         }
         s
     }
+}
+
+/// The time left when `done` of `total` took `elapsed`, from the rate since the phase
+/// began; `None` when the total is unknown, and before a tenth is done: a breadth-first
+/// fill's first levels are a thousandth of its entries and nothing of its time, so an
+/// early rate foretells hours for minutes.
+pub fn time_left(done: u64, total: u64, elapsed: Duration) -> Option<Duration> {
+    if total == 0 || done >= total || done < total.div_ceil(10) {
+        return None;
+    }
+    let per = elapsed.as_secs_f64() / done as f64;
+    Some(Duration::from_secs_f64(per * (total - done) as f64))
 }
 
 /// `950`, `12.3K`, `4.5M`, `1.2G`.
@@ -214,6 +219,21 @@ mod tests {
         assert!(s
             .line(Duration::from_secs(10))
             .ends_with("(25%), distance 3, 30s left"));
+        // Before a tenth is done: no time left said.
+        let Report::Step(early) = step(39) else {
+            unreachable!()
+        };
+        assert_eq!(early.eta(Duration::from_secs(10)), None);
+        assert_eq!(
+            early.line(Duration::from_secs(10)),
+            "building tables: 39 of 400 entries (9%), distance 3"
+        );
+        assert_eq!(
+            time_left(40, 400, Duration::from_secs(4)),
+            Some(Duration::from_secs(36))
+        );
+        assert_eq!(time_left(400, 400, Duration::from_secs(4)), None);
+        assert_eq!(time_left(5, 0, Duration::from_secs(4)), None);
         assert_eq!(count(12_345_678), "12.3M");
         assert_eq!(duration(Duration::from_secs(185)), "3m 05s");
         let pace = Pace::new(Duration::from_secs(3600));
