@@ -164,7 +164,7 @@ pub fn length(word: &Word, alpha: &Alphabet, metric: &Metric) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testsupport::cube3;
+    use crate::testsupport::{cube3, word_in};
 
     /// `length` letter by letter: what the structural one must agree with.
     fn length_streamed(word: &puz_core::Word, alpha: &Alphabet, metric: &Metric) -> Option<u64> {
@@ -205,13 +205,7 @@ mod tests {
             Metric::qtm(&c3, &faces, &puz_core::Control::default()).unwrap(),
             Metric::atm(&c3, &faces, &puz_core::Control::default()).unwrap(),
         ];
-        let w = |s: &str| {
-            Word::seq(
-                s.split_whitespace()
-                    .map(|t| Word::Letter(htm.alphabet.index(t).unwrap()))
-                    .collect(),
-            )
-        };
+        let w = |s: &str| word_in(&htm.alphabet, s);
         let a = w("U D' R");
         let b = w("R' U2 D");
         let words = [

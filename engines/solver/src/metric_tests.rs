@@ -1,6 +1,5 @@
 use super::*;
-use crate::testsupport::{cube2, cube3};
-use puz_core::Word;
+use crate::testsupport::{cube2, cube3, word_in};
 
 #[test]
 fn generator_counts() {
@@ -41,13 +40,7 @@ fn lengths_in_each_metric() {
     let qtm = Metric::qtm(&c3, &faces, &Control::default()).unwrap();
     let atm = Metric::atm(&c3, &faces, &Control::default()).unwrap();
     // The word is written in the htm alphabet.
-    let w = |s: &str| {
-        Word::seq(
-            s.split_whitespace()
-                .map(|t| Word::Letter(htm.alphabet.index(t).unwrap()))
-                .collect(),
-        )
-    };
+    let w = |s: &str| word_in(&htm.alphabet, s);
     let pons = w("U2 D2 F2 B2 L2 R2");
     assert_eq!(length(&pons, &htm.alphabet, &htm), Some(6));
     assert_eq!(length(&pons, &htm.alphabet, &qtm), Some(12));

@@ -3,7 +3,7 @@
 
 use crate::metric::Metric;
 use crate::model::{Action, Model};
-use puz_core::{Perm, Puzzle};
+use puz_core::{Alphabet, Perm, Puzzle, Word};
 pub use puz_testkit::cubies::*;
 pub use puz_testkit::{mv, seq, EnumRanker};
 
@@ -26,4 +26,13 @@ pub fn actions_of(model: &Model, metric: &Metric) -> Vec<Action> {
         .iter()
         .map(|p| model.action(p).unwrap())
         .collect()
+}
+
+/// A word of `alphabet`'s letters written with spaces (`"U2 D' R"`).
+pub fn word_in(alphabet: &Alphabet, s: &str) -> Word {
+    Word::seq(
+        s.split_whitespace()
+            .map(|t| Word::Letter(alphabet.index(t).unwrap()))
+            .collect(),
+    )
 }
