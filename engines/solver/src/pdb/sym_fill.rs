@@ -26,6 +26,7 @@ use super::symmetric::Reduction;
 use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::model::{Action, Model};
+use puz_core::Control;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -135,10 +136,14 @@ struct Target {
 
 impl<E: Entries> Fill<'_, E> {
     /// Per class, the share (of 255) of its entries whose code is `code`: 0 for the
-    /// classes not in `at`.
-    fn densities(&self, t: &[AtomicU8], code: u8, at: &Marks, out: &[AtomicU8]) {
+    /// classes not in `at`. Once `ctl` is cancelled the rest are left (the level that
+    /// follows stops at its first check).
+    fn densities(&self, t: &[AtomicU8], code: u8, at: &Marks, out: &[AtomicU8], ctl: &Control) {
         let rest = self.red.rest_size;
         (0..self.red.classes).into_par_iter().for_each(|class| {
+            if ctl.cancelled() {
+                return;
+            }
             let share = if at.has(class) {
                 SCRATCH.with_borrow_mut(|[a, _, _]| {
                     if a.len() < rest as usize {
@@ -726,7 +731,7 @@ fn fill<E: Entries>(
             }
         };
         if go && pull && unit {
-            f.densities(t, codes(d).0, &marks[d as usize % 2], &density);
+            f.densities(t, codes(d).0, &marks[d as usize % 2], &density, meter.ctl);
         }
         go
     };
