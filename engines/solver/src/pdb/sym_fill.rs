@@ -316,7 +316,9 @@ impl<E: Entries> Fill<'_, E> {
     /// One level from distance `d` over the classes `lo..hi`: the entries set to `d + 1`
     /// (`codes`: the code of the entries at `d` and the one to write).
     /// Pushed, only the classes `at` (those holding entries at `d`); pulled, only those
-    /// `open` (which may hold unreached entries; a class found without any is removed).
+    /// `open` (which may hold unreached entries; a class found without any is removed),
+    /// each trying its letters in the order of `density` (per class, its share of
+    /// entries at `d`) when given.
     /// Every class given an entry is added to `reached`.
     ///
     /// A class's entries to work on are listed first, and its targets' blocks asked for,
@@ -330,7 +332,7 @@ impl<E: Entries> Fill<'_, E> {
         (d, codes): (u8, (u8, u8)),
         pull: bool,
         cost: &[u32],
-        order: Option<&[AtomicU8]>,
+        density: Option<&[AtomicU8]>,
         (lo, hi): (u64, u64),
         (at, open, reached): (&Marks, &Marks, &Marks),
     ) -> u64 {
@@ -349,7 +351,7 @@ impl<E: Entries> Fill<'_, E> {
                 (d, codes),
                 pull,
                 cost,
-                order,
+                density,
                 (lo, hi),
                 (at, open, reached),
                 &mut lists,
@@ -366,7 +368,7 @@ impl<E: Entries> Fill<'_, E> {
         (d, (at_code, new)): (u8, (u8, u8)),
         pull: bool,
         cost: &[u32],
-        order: Option<&[AtomicU8]>,
+        density: Option<&[AtomicU8]>,
         (lo, hi): (u64, u64),
         (at, open, reached): (&Marks, &Marks, &Marks),
         lists: &mut [&mut [u32]; 2],
@@ -389,7 +391,7 @@ impl<E: Entries> Fill<'_, E> {
             moves,
             next: self.next.as_ref().map(|n| &n[pull as usize]),
             parts_next: self.parts_next.as_ref().map(|n| &n[pull as usize]),
-            density: order,
+            density,
         };
         let mut letters: Vec<(u8, usize)> = Vec::with_capacity(self.letters);
         let mut n = 0u64;
@@ -745,13 +747,13 @@ fn fill<E: Entries>(
         before,
         |d, pull, lo, hi| {
             let (at, reached) = (&marks[d as usize % 2], &marks[(d as usize + 1) % 2]);
-            let order = (pull && unit).then_some(&density[..]);
+            let shares = (pull && unit).then_some(&density[..]);
             f.level(
                 t,
                 (d, codes(d)),
                 pull,
                 cost,
-                order,
+                shares,
                 (lo, hi),
                 (at, &open, reached),
             )
