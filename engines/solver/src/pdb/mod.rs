@@ -17,7 +17,8 @@
 //!   costs), `bitset` those sets, `turns` how letters move a block's entries (`flip` a mask
 //!   of them with twist 2), `walk` where they send the blocks.
 //! - `symmetric`: a table over several orbits reduced by the puzzle's symmetries;
-//!   `sym_key` how the symmetries carry its key, `sym_fill` its fill.
+//!   `sym_key` how the symmetries carry its key, `sym_fill` its fill, `sym_rest` where
+//!   a letter sends the rest of an entry in that fill.
 //! - `pairs`: such a table in two bits an entry (after nxopt), read as lower bounds;
 //!   `entries` how the one fill reads and writes nibbles or pairs.
 //! - `choice`: which patterns fit the budget.
@@ -44,6 +45,7 @@ mod sweep;
 mod sym_cache;
 mod sym_fill;
 mod sym_key;
+mod sym_rest;
 pub mod symmetric;
 mod turns;
 mod walk;

@@ -1,0 +1,127 @@
+//! Where a letter sends a rest value of a table reduced by symmetries
+//! ([`super::symmetric`]), carried by a symmetry: the fill's ([`super::sym_fill`]) inner
+//! step. One table a letter and symmetry when small enough, else one a part.
+
+use super::coords::MAX_PARTS;
+use super::symmetric::Reduction;
+
+/// The rest's moves carried by every symmetry are tabulated up to this many entries (each
+/// way). Beyond, each part's are ([`PartsNext`]: nxopt's table's rest, 70 sets of the
+/// corners with their twists, would take 44 M entries for the 18 letters of htm and 16
+/// symmetries, and 110 M for the 45 of atm; its parts take 0.7 M and 1.6 M).
+pub(super) const MAX_NEXT: u64 = 1 << 24;
+
+/// The rest's moves carried by every symmetry, part by part: a rest value is split into
+/// its parts' values (a division by a constant each, as a multiplication), each part's
+/// moved and carried value read from its table, premultiplied by the part's place value.
+pub(super) struct PartsNext {
+    /// The rest parts, slowest first.
+    parts: Vec<PartNext>,
+}
+
+/// One rest part's moves carried by every symmetry (see [`PartsNext`]).
+pub(super) struct PartNext {
+    /// Its place value, and `2^64 / w` rounded up (0 when `w` is 1).
+    w: u32,
+    m: u64,
+    /// Its number of values.
+    n: usize,
+    /// `t[(l * syms + s) * n + v]`: value `v` moved by letter `l`, carried by symmetry
+    /// `s`, times `w`.
+    t: Vec<u32>,
+}
+
+impl PartsNext {
+    /// Where letter `l` sends rest value `r`, carried by symmetry `s` (of `syms`).
+    #[inline(always)]
+    pub(super) fn to(&self, l: usize, s: usize, syms: usize, r: u32) -> u64 {
+        let (mut r, mut out) = (r, 0u64);
+        for p in &self.parts {
+            // Lemire's division of a 32-bit value by `w` through `m`: exact for every
+            // 32-bit `r`. The last part's place value is 1.
+            let v = if p.w == 1 {
+                r
+            } else {
+                ((p.m as u128 * r as u128) >> 64) as u32
+            };
+            r -= v * p.w;
+            out += p.t[(l * syms + s) * p.n + v as usize] as u64;
+        }
+        out
+    }
+}
+
+/// Forward and back (`moves`: per part, where each of `letters` letters sends each value,
+/// and where it comes from): `t[(l * syms + s) * rest + r]`, the rest `r` moved by letter
+/// `l` and carried by symmetry `s`; none past [`MAX_NEXT`] entries.
+pub(super) fn whole(
+    red: &Reduction,
+    moves: [&[Vec<u32>]; 2],
+    letters: usize,
+) -> Option<[Vec<u32>; 2]> {
+    let (rest, syms, l_n) = (red.rest_size, red.syms as u64, letters as u64);
+    if rest * syms * l_n > MAX_NEXT {
+        return None;
+    }
+    let (_, rest_parts) = red.split();
+    let mut out = [Vec::new(), Vec::new()];
+    for (dir, moves) in moves.into_iter().enumerate() {
+        let t = &mut out[dir];
+        t.resize((rest * syms * l_n) as usize, 0);
+        let mut v = [0u32; MAX_PARTS];
+        for r in 0..rest {
+            red.rest_values(r, &mut v);
+            for l in 0..l_n as usize {
+                let mut w = v;
+                for &p in rest_parts {
+                    w[p] = moves[p][v[p] as usize * l_n as usize + l];
+                }
+                for s in 0..syms as usize {
+                    let i = ((l as u64 * syms + s as u64) * rest + r) as usize;
+                    t[i] = red.conj_rest_values(&w, s) as u32;
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The same part by part (see [`PartsNext`]), when the rest's values fit in 32 bits and
+/// the tables in [`MAX_NEXT`] entries.
+pub(super) fn by_parts(
+    red: &Reduction,
+    moves: [&[Vec<u32>]; 2],
+    letters: usize,
+) -> Option<[PartsNext; 2]> {
+    let (syms, l_n) = (red.syms, letters);
+    let (_, rest_parts) = red.split();
+    let (weights, sizes) = red.rest_radix();
+    let entries: u64 = sizes.iter().map(|&n| n * (syms * l_n) as u64).sum();
+    if red.rest_size > u32::MAX as u64 || entries > MAX_NEXT {
+        return None;
+    }
+    let one = |moves: &[Vec<u32>]| PartsNext {
+        parts: (rest_parts.iter().zip(weights.iter().zip(sizes)))
+            .enumerate()
+            .map(|(i, (&p, (&w, &n)))| {
+                let mut t = vec![0u32; (n as usize) * syms * l_n];
+                for l in 0..l_n {
+                    for s in 0..syms {
+                        for v in 0..n as usize {
+                            let moved = moves[p][v * l_n + l];
+                            t[(l * syms + s) * n as usize + v] =
+                                red.conj_part(i, moved, s) * w as u32;
+                        }
+                    }
+                }
+                PartNext {
+                    w: w as u32,
+                    m: if w > 1 { u64::MAX / w + 1 } else { 0 },
+                    n: n as usize,
+                    t,
+                }
+            })
+            .collect(),
+    };
+    Some([one(moves[0]), one(moves[1])])
+}
