@@ -70,17 +70,22 @@ impl Canon {
                 }
             }
         }
+        Canon::from_table(states, nl, table)
+    }
+
+    /// The automaton of a successor table (`u32::MAX`: refused), `letters` a state.
+    pub(crate) fn from_table(states: usize, letters: usize, table: Vec<u32>) -> Canon {
         let allowed = (0..states)
             .map(|s| {
-                (0..nl)
-                    .filter(|&b| table[s * nl + b] != NONE)
-                    .map(|b| (b as u32, table[s * nl + b]))
+                (0..letters)
+                    .filter(|&b| table[s * letters + b] != NONE)
+                    .map(|b| (b as u32, table[s * letters + b]))
                     .collect()
             })
             .collect();
         Canon {
             states,
-            letters: nl,
+            letters,
             table,
             allowed,
         }

@@ -31,6 +31,7 @@ pub mod move_tables;
 pub mod optimal;
 pub mod pdb;
 mod prefetch;
+mod redundant;
 mod sort;
 mod split;
 pub mod symmetry;

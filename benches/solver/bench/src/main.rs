@@ -218,6 +218,16 @@ fn letter_group(p: &Puzzle, m: &Metric) -> Group {
     .unwrap()
 }
 
+/// `PUZ_REFINE=off` keeps every canonical sequence (no refinement, see puz-solver's
+/// `redundant.rs`); `PUZ_REFINE=N` refines after N nodes.
+fn refine_from_env(opts: &mut OptimalOptions) {
+    match std::env::var("PUZ_REFINE").as_deref() {
+        Ok("off") => opts.refine_after = None,
+        Ok(n) => opts.refine_after = Some(n.parse().expect("PUZ_REFINE: off or a number")),
+        Err(_) => {}
+    }
+}
+
 /// Which solution the `optimal` command asks for: `PUZ_WANTED=first` for the first one any
 /// thread finds (as twips does), else the reproducible earliest task's.
 fn wanted() -> Wanted {
@@ -357,6 +367,7 @@ fn main() {
             if let Ok(c) = std::env::var("PUZ_CONJUGATES").map(|v| v.parse::<usize>()) {
                 opts.conjugates = c.expect("PUZ_CONJUGATES: a number");
             }
+            refine_from_env(&mut opts);
             // PUZ_TABLES=copy reads cached tables into fresh memory instead of mapping them.
             opts.copy_tables = std::env::var("PUZ_TABLES").as_deref() == Ok("copy");
             cache_from_env(&mut opts);
@@ -434,6 +445,7 @@ fn main() {
             if let Ok(c) = std::env::var("PUZ_CONJUGATES").map(|v| v.parse::<usize>()) {
                 opts.conjugates = c.expect("PUZ_CONJUGATES: a number");
             }
+            refine_from_env(&mut opts);
             let limit: Option<f64> = std::env::var("PUZ_LIMIT").ok().map(|v| v.parse().unwrap());
             let g = letter_group(&p, &m);
             let positions: Vec<Perm> = (0..n).map(|_| g.random(&mut rng)).collect();
@@ -509,6 +521,7 @@ fn main() {
             if let Ok(c) = std::env::var("PUZ_CONJUGATES").map(|v| v.parse::<usize>()) {
                 opts.conjugates = c.expect("PUZ_CONJUGATES: a number");
             }
+            refine_from_env(&mut opts);
             // PUZ_TABLES=copy reads cached tables into fresh memory instead of mapping them.
             opts.copy_tables = std::env::var("PUZ_TABLES").as_deref() == Ok("copy");
             cache_from_env(&mut opts);

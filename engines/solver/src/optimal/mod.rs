@@ -59,6 +59,10 @@ pub struct OptimalOptions {
     /// At most this many symmetries whose conjugates are looked up too (each costs look-ups
     /// at every node).
     pub conjugates: usize,
+    /// After this many nodes, a search leaves out the canonical sequences that hold a
+    /// redundant factor (see `redundant.rs`; `None`: never). The refinement is made once
+    /// per solver, in about the time of a few hundred thousand nodes.
+    pub refine_after: Option<u64>,
 }
 
 impl Default for OptimalOptions {
@@ -71,6 +75,7 @@ impl Default for OptimalOptions {
             copy_tables: false,
             max_cost: 40,
             conjugates: MAX_CONJUGATORS,
+            refine_after: Some(10_000),
         }
     }
 }

@@ -15,6 +15,8 @@ use puz_core::Perm;
 pub(super) struct Rules {
     pub(super) rank: Vec<u32>,
     pub(super) reverse: bool,
+    /// Whether the rotation rule applies.
+    pub(super) rotate: bool,
 }
 
 impl Rules {
@@ -42,7 +44,11 @@ impl Rules {
             && s.reversals
             && position.then(position).is_identity()
             && (0..rank.len()).all(|l| rank[inverse[l] as usize] == rank[l]);
-        Rules { rank, reverse }
+        Rules {
+            rank,
+            reverse,
+            rotate,
+        }
     }
 
     /// The rules as the search reads them.

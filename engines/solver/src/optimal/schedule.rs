@@ -159,6 +159,8 @@ impl Team<'_> {
 /// One iteration of the search: every task in `order` at cost `bound`.
 pub(super) struct Iteration<'a> {
     pub(super) s: &'a Solver,
+    /// The canonical automaton followed (the solver's, or its refinement).
+    pub(super) canon: &'a Canon,
     pub(super) bound: u32,
     pub(super) wanted: Wanted,
     pub(super) tasks: &'a [Task],
@@ -218,7 +220,9 @@ impl Iteration<'_> {
             let buffers = ws
                 .take()
                 .unwrap_or_else(|| Workspace::new(self.s, self.solved, self.max_depth));
-            let mut search = Search::new(self.s, self.bound, team, self.rules, buffers, self.ctl);
+            let mut search = Search::new(
+                self.s, self.canon, self.bound, team, self.rules, buffers, self.ctl,
+            );
             let ended = search.task(self.start, t);
             let (nodes, next_bound) = (search.nodes, search.next_bound);
             *ws = Some(search.into_workspace());

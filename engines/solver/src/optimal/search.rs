@@ -8,6 +8,7 @@ use super::necklace::Necklace;
 use super::plan::Shared;
 use super::schedule::{Task, Team};
 use super::Solver;
+use crate::canon::Canon;
 use crate::error::SolveError;
 use crate::prefetch::prefetch;
 use puz_core::Control;
@@ -49,6 +50,7 @@ struct Levels {
 /// One thread's search of one task at one cost bound.
 pub(super) struct Search<'a> {
     s: &'a Solver,
+    canon: &'a Canon,
     bound: u32,
     /// The task searched, and what the threads share (see [`Team`]).
     team: Team<'a>,
@@ -113,8 +115,10 @@ impl Workspace {
 impl<'a> Search<'a> {
     /// A search of `team`'s task at cost `bound` in the buffers `ws` (every level's
     /// buffers are written before they are read, as between siblings).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         s: &'a Solver,
+        canon: &'a Canon,
         bound: u32,
         team: Team<'a>,
         rules: Necklace<'a>,
@@ -131,6 +135,7 @@ impl<'a> Search<'a> {
         path.clear();
         Search {
             s,
+            canon,
             bound,
             team,
             rules,
@@ -165,8 +170,20 @@ impl<'a> Search<'a> {
     pub(super) fn task(
         &mut self,
         start: &[u8],
-        &(l, st, then): &Task,
+        &(l, _, then): &Task,
     ) -> Result<Option<u32>, SolveError> {
+        // The task's states in the automaton followed: a refined one may refuse its
+        // letters (their sequences are searched through others).
+        let Some(st) = self.canon.next(0, l) else {
+            return Ok(Some(u32::MAX));
+        };
+        let then = match then {
+            None => None,
+            Some((l2, _)) => match self.canon.next(st, l2) {
+                Some(st2) => Some((l2, st2)),
+                None => return Ok(Some(u32::MAX)),
+            },
+        };
         let s = self.s;
         let rank = self.rules.rank;
         let g = s.metric.cost[l as usize];
@@ -242,7 +259,7 @@ impl<'a> Search<'a> {
             self.ctl.check()?;
         }
         let n = self.s.model.n;
-        let allowed = self.s.canon.allowed(state);
+        let allowed = self.canon.allowed(state);
         // Every child's bound is found before the search goes below any of them, in
         // sweeps over the children, so the cache misses of the siblings overlap (and no
         // sibling's subtree evicts the lines prefetched for another). First every

@@ -17,6 +17,7 @@ use crate::split::Split;
 use crate::symmetry::{representatives, Symmetries};
 use puz_core::{count, Control, Perm, Puzzle};
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 /// A solver for one puzzle and metric, keeping its tables for many positions.
 pub struct Solver {
@@ -24,6 +25,9 @@ pub struct Solver {
     pub(super) metric: Metric,
     pub(super) actions: Vec<Action>,
     pub(super) canon: Canon,
+    /// `canon` without sequences holding a redundant factor (see `redundant.rs`), made
+    /// once a search is large enough to repay it.
+    pub(super) refined: OnceLock<Option<Canon>>,
     pub(super) heuristic: Heuristic,
     /// Symmetries `c` of the puzzle whose conjugation maps the letters onto the letters:
     /// `c^-1 p c` is as far from solved as `p`, so the tables are also looked up on it
@@ -67,6 +71,8 @@ pub struct Solver {
     pub(super) reversals: bool,
     pub(super) degree: usize,
     pub(super) max_cost: u32,
+    /// See [`OptimalOptions::refine_after`].
+    pub(super) refine_after: Option<u64>,
     /// The puzzle seen with its orbits split by the letters' orbits of places (see
     /// `split.rs`): positions are carried over before they are solved.
     pub(super) split: Option<Split>,
@@ -437,9 +443,11 @@ impl Solver {
             metric: metric.clone(),
             actions,
             canon,
+            refined: OnceLock::new(),
             heuristic,
             degree: puzzle.degree(),
             max_cost: opts.max_cost,
+            refine_after: opts.refine_after,
             split: None,
         })
     }
@@ -539,8 +547,17 @@ impl Solver {
                 return invalid(format!("no solution of cost at most {}", self.max_cost));
             }
             ctl.progress(&format!("searching cost {bound}"));
+            // Past `refine_after` nodes the next costs are large: the canonical sequences
+            // lose those with redundant factors, unless rules that keep one image of each
+            // solution are at work (they need every canonical one, see `redundant.rs`).
+            let refine = self.refine_after.is_some_and(|n| nodes >= n);
+            let canon = match refine && !all && fixing.len() <= 1 && !rules.rotate {
+                true => self.refined(ctl).unwrap_or(&self.canon),
+                false => &self.canon,
+            };
             let out = Iteration {
                 s: self,
+                canon,
                 bound,
                 wanted,
                 tasks: &tasks,
@@ -575,6 +592,20 @@ impl Solver {
             bound = out.next;
             order = schedule::reorder(&order, &keys, &out.sizes);
         }
+    }
+
+    /// The refined canonical automaton, made on first use (`None` when the metric does
+    /// not allow it, or when `ctl` stops its making: then it is tried again next time).
+    fn refined(&self, ctl: &Control) -> Option<&Canon> {
+        if let Some(r) = self.refined.get() {
+            return r.as_ref();
+        }
+        let made =
+            crate::redundant::pruned(&self.model, &self.actions, &self.metric, &self.canon, ctl);
+        if ctl.check().is_err() {
+            return None;
+        }
+        self.refined.get_or_init(|| made.map(|(c, _)| c)).as_ref()
     }
 
     /// The lower bound of the position `start` (not solved), with fresh buffers.

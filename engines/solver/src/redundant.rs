@@ -1,0 +1,371 @@
+//! Canonical sequences without redundant factors: the automaton of [`Canon`] refined so
+//! that a search also skips sequences holding a short factor that an earlier sequence of
+//! no greater length already spells (in the axial metric `(R2 L2) (U2 D2)` is
+//! `(U2 D2) (R2 L2)`, though the two axes do not commute letter by letter).
+//!
+//! Sequences are ordered shortlex, letters by family, then by number. When every letter
+//! costs 1 and every element of a family is one letter (htm, atm), each step that makes a
+//! sequence canonical (two letters of a family merged, two commuting families put in
+//! increasing order) gives a shortlex-smaller one. So the shortlex-least optimal solution
+//! of a position is canonical, and holds no factor `w` for which a shortlex-smaller `w'`
+//! reaches the same position (else `w'` in its place, made canonical, would be smaller
+//! still). Skipping every sequence with such a factor keeps that solution. Factors are
+//! listed by enumerating canonical sequences in shortlex order, keeping the first of
+//! each position; a later one reaching a position already seen is a forbidden factor
+//! (minimal: its proper factors are kept ones). The automaton reading them is
+//! Aho-Corasick's, run beside the canonical one: a state is a pair (canonical state,
+//! longest suffix that begins a forbidden factor).
+//!
+//! Only the first solution of a search is kept this way: listing every solution, or the
+//! rules that leave out symmetric images and rotations of solutions (which keep one
+//! image each, not necessarily the shortlex-least), need the plain [`Canon`].
+
+use crate::canon::Canon;
+use crate::metric::Metric;
+use crate::model::{Action, Model};
+use puz_core::Control;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// How many sequences the enumeration may keep, in all: the factors' length grows while
+/// the next length's sequences stay under it.
+const MAX_KEPT: usize = 1_500_000;
+/// The longest factor looked for.
+const MAX_LEN: usize = 7;
+
+/// The refined automaton, with the length of its longest forbidden factor (`None` when
+/// the metric does not allow the argument above, or no factor is found).
+pub fn pruned(
+    model: &Model,
+    actions: &[Action],
+    metric: &Metric,
+    canon: &Canon,
+    ctl: &Control,
+) -> Option<(Canon, usize)> {
+    pruned_within(model, actions, metric, canon, MAX_KEPT, ctl)
+}
+
+/// [`pruned`], keeping at most `max_kept` sequences.
+fn pruned_within(
+    model: &Model,
+    actions: &[Action],
+    metric: &Metric,
+    canon: &Canon,
+    max_kept: usize,
+    ctl: &Control,
+) -> Option<(Canon, usize)> {
+    let nl = metric.len();
+    let fams = &metric.families;
+    let single = fams
+        .list
+        .iter()
+        .all(|f| (1..f.elements.len()).all(|e| f.parent[e].is_some_and(|(p, _)| p == 0)));
+    if nl == 0 || nl > 255 || !single || metric.cost.iter().any(|&c| c != 1) {
+        return None;
+    }
+    if model.code_bits() > 128 {
+        return None;
+    }
+    let (factors, len) = forbidden(model, actions, metric, canon, max_kept, ctl)?;
+    if factors.is_empty() {
+        return None;
+    }
+    Some((automaton(&factors, nl, canon), len))
+}
+
+/// A word of at most [`MAX_LEN`] letters, packed a byte a letter, first letter lowest.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Word {
+    len: u8,
+    bytes: u64,
+}
+
+impl Word {
+    fn push(self, l: u32) -> Word {
+        Word {
+            len: self.len + 1,
+            bytes: self.bytes | (l as u64) << (8 * self.len),
+        }
+    }
+    /// Its last `k` letters.
+    fn suffix(self, k: u8) -> Word {
+        let drop = self.len - k;
+        Word {
+            len: k,
+            bytes: self.bytes >> (8 * drop),
+        }
+    }
+    /// The word as one number (its length in the top byte).
+    fn key(self) -> u64 {
+        self.bytes | (self.len as u64) << 56
+    }
+    fn letter(self, i: usize) -> u32 {
+        (self.bytes >> (8 * i)) as u32 & 0xff
+    }
+}
+
+/// The minimal forbidden factors, and the longest length enumerated.
+fn forbidden(
+    model: &Model,
+    actions: &[Action],
+    metric: &Metric,
+    canon: &Canon,
+    max_kept: usize,
+    ctl: &Control,
+) -> Option<(Vec<Word>, usize)> {
+    let fams = &metric.families;
+    let mut order: Vec<u32> = (0..metric.len() as u32).collect();
+    order.sort_by_key(|&l| (fams.of_letter[l as usize], l));
+    let solved = model.encode(&model.solved());
+    let mut seen: HashSet<u128, BuildHasherDefault<Mix>> = HashSet::default();
+    seen.insert(solved);
+    let mut bad: HashSet<u64, BuildHasherDefault<Mix>> = HashSet::default();
+    let mut found = Vec::new();
+    // Kept sequences of the last length: (word, canonical state, position's code), in
+    // shortlex order.
+    let mut layer = vec![(Word { len: 0, bytes: 0 }, 0u32, solved)];
+    let mut kept = 1usize;
+    let mut len = 0;
+    let (mut s, mut t) = (vec![0u8; model.n], vec![0u8; model.n]);
+    while len < MAX_LEN {
+        let branching = layer
+            .iter()
+            .map(|&(_, st, _)| canon.allowed(st).len())
+            .sum::<usize>();
+        if kept + branching > max_kept {
+            break;
+        }
+        let mut next = Vec::with_capacity(branching);
+        for (i, &(w, st, code)) in layer.iter().enumerate() {
+            if i % 4096 == 0 {
+                ctl.check().ok()?;
+            }
+            model.decode(code, &mut s);
+            for &l in &order {
+                let Some(st2) = canon.next(st, l) else {
+                    continue;
+                };
+                let w2 = w.push(l);
+                // Holding a shorter forbidden factor (as a suffix: the rest is kept).
+                if (1..w2.len).any(|k| bad.contains(&w2.suffix(k).key())) {
+                    continue;
+                }
+                model.apply(&actions[l as usize], &s, &mut t);
+                let c = model.encode(&t);
+                if seen.insert(c) {
+                    next.push((w2, st2, c));
+                } else {
+                    bad.insert(w2.key());
+                    found.push(w2);
+                }
+            }
+        }
+        kept += next.len();
+        layer = next;
+        len += 1;
+    }
+    Some((found, len))
+}
+
+/// A hasher for positions' codes (the default one is several times slower here, and no
+/// input is adversarial).
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.write_u128(x as u128);
+    }
+    fn write_u128(&mut self, x: u128) {
+        let h = (x as u64) ^ ((x >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.0 ^= self.0 >> 32;
+    }
+}
+
+/// The canonical automaton times Aho-Corasick's over `factors`.
+fn automaton(factors: &[Word], nl: usize, canon: &Canon) -> Canon {
+    // The trie of the factors: node 0 the root; `end` marks a whole factor.
+    let mut child: Vec<HashMap<u32, u32>> = vec![HashMap::new()];
+    let mut end = vec![false];
+    for w in factors {
+        let mut n = 0usize;
+        for i in 0..w.len as usize {
+            let l = w.letter(i);
+            n = match child[n].get(&l) {
+                Some(&c) => c as usize,
+                None => {
+                    child.push(HashMap::new());
+                    end.push(false);
+                    let c = child.len() - 1;
+                    child[n].insert(l, c as u32);
+                    c
+                }
+            };
+        }
+        end[n] = true;
+    }
+    // Failure links in breadth-first order; `delta` the full transition table. A node is
+    // refused when it ends a whole factor: no suffix of another node is one, since the
+    // factors are minimal (a proper prefix of one holds no other).
+    let nodes = child.len();
+    let mut delta = vec![0u32; nodes * nl];
+    let mut fail = vec![0u32; nodes];
+    let mut queue = VecDeque::new();
+    for (l, d) in delta[..nl].iter_mut().enumerate() {
+        if let Some(&c) = child[0].get(&(l as u32)) {
+            *d = c;
+            queue.push_back(c as usize);
+        }
+    }
+    while let Some(n) = queue.pop_front() {
+        let f = fail[n] as usize;
+        for l in 0..nl {
+            match child[n].get(&(l as u32)) {
+                Some(&c) => {
+                    fail[c as usize] = delta[f * nl + l];
+                    delta[n * nl + l] = c;
+                    queue.push_back(c as usize);
+                }
+                None => delta[n * nl + l] = delta[f * nl + l],
+            }
+        }
+    }
+    // The pairs reachable from (start, root).
+    let mut id: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut pairs = vec![(0u32, 0u32)];
+    id.insert((0, 0), 0);
+    let mut table = Vec::new();
+    let mut at = 0;
+    while at < pairs.len() {
+        let (cs, node) = pairs[at];
+        at += 1;
+        for l in 0..nl as u32 {
+            let next = canon.next(cs, l).and_then(|cs2| {
+                let n2 = delta[node as usize * nl + l as usize];
+                (!end[n2 as usize]).then_some((cs2, n2))
+            });
+            table.push(match next {
+                None => u32::MAX,
+                Some(p) => *id.entry(p).or_insert_with(|| {
+                    pairs.push(p);
+                    (pairs.len() - 1) as u32
+                }),
+            });
+        }
+    }
+    Canon::from_table(pairs.len(), nl, table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testsupport::cube3;
+
+    const FACES: [&str; 6] = ["U", "D", "R", "L", "F", "B"];
+
+    fn refined(metric: &Metric, max_kept: usize) -> (Model, Vec<Action>, Canon, Canon, usize) {
+        let c3 = cube3();
+        let model = Model::new(&c3).unwrap();
+        let acts: Vec<_> = metric
+            .alphabet
+            .perms
+            .iter()
+            .map(|p| model.action(p).unwrap())
+            .collect();
+        let canon = Canon::new(metric);
+        let ctl = Control::default();
+        let (p, len) = pruned_within(&model, &acts, metric, &canon, max_kept, &ctl).unwrap();
+        (model, acts, canon, p, len)
+    }
+
+    /// The positions the sequences of each length reach for the first time.
+    fn new_positions(model: &Model, acts: &[Action], canon: &Canon, depth: usize) -> Vec<usize> {
+        let mut seen: HashSet<u128> = HashSet::new();
+        seen.insert(model.encode(&model.solved()));
+        let mut layer = vec![(model.encode(&model.solved()), 0u32)];
+        let mut out = Vec::new();
+        let (mut s, mut u) = (vec![0u8; model.n], vec![0u8; model.n]);
+        for _ in 0..depth {
+            let mut next = Vec::new();
+            let mut fresh = 0;
+            for &(code, st) in &layer {
+                model.decode(code, &mut s);
+                for &(b, t) in canon.allowed(st) {
+                    model.apply(&acts[b as usize], &s, &mut u);
+                    let c = model.encode(&u);
+                    fresh += seen.insert(c) as usize;
+                    next.push((c, t));
+                }
+            }
+            out.push(fresh);
+            layer = next;
+        }
+        out
+    }
+
+    /// The refined sequences still reach every position at its distance, past the length
+    /// of the factors looked for (shorter here than in a search); and they are fewer.
+    #[test]
+    fn refined_sequences_reach_every_position_at_its_distance() {
+        let c3 = cube3();
+        let ctl = Control::default();
+        for (m, depth) in [
+            (Metric::htm(&c3, &FACES, &ctl).unwrap(), 5),
+            (Metric::atm(&c3, &FACES, &ctl).unwrap(), 4),
+        ] {
+            let (model, acts, canon, refined, len) = refined(&m, 50_000);
+            assert!(len < depth, "{}: factors of {len}", m.name);
+            let plain = new_positions(&model, &acts, &canon, depth);
+            assert_eq!(
+                new_positions(&model, &acts, &refined, depth),
+                plain,
+                "{}",
+                m.name
+            );
+            let (a, b) = (canon.count_sequences(depth), refined.count_sequences(depth));
+            assert!(b[depth] < a[depth], "{}: {a:?} {b:?}", m.name);
+            // Up to the factors' length, the sequences are the positions.
+            for d in 1..=len {
+                assert_eq!(b[d] as usize, plain[d - 1], "{} at {d}", m.name);
+            }
+        }
+    }
+
+    /// In atm `(R2 L2) (U2 D2)` is `(U2 D2) (R2 L2)`: one of the two orders is refused.
+    #[test]
+    fn one_order_of_two_commuting_products_is_kept() {
+        let c3 = cube3();
+        let atm = Metric::atm(&c3, &FACES, &Control::default()).unwrap();
+        let (_, _, canon, refined, _) = refined(&atm, 50_000);
+        let letter = |name: &str| atm.alphabet.index(name).unwrap();
+        let (x, y) = (letter("(R2 L2)"), letter("(U2 D2)"));
+        let kept = |c: &Canon, a: u32, b: u32| c.next(0, a).and_then(|s| c.next(s, b)).is_some();
+        assert!(kept(&canon, x, y) && kept(&canon, y, x));
+        assert!(kept(&refined, x, y) != kept(&refined, y, x));
+    }
+
+    /// No metric with letters of cost 2, or families whose elements need two letters.
+    #[test]
+    fn qtm_is_not_refined() {
+        let c3 = cube3();
+        let qtm = Metric::qtm(&c3, &FACES, &Control::default()).unwrap();
+        let model = Model::new(&c3).unwrap();
+        let acts: Vec<_> = qtm
+            .alphabet
+            .perms
+            .iter()
+            .map(|p| model.action(p).unwrap())
+            .collect();
+        let canon = Canon::new(&qtm);
+        assert!(pruned(&model, &acts, &qtm, &canon, &Control::default()).is_none());
+    }
+}
