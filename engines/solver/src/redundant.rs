@@ -30,6 +30,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// How many sequences the enumeration may keep, in all: the factors' length grows while
 /// the next length's sequences stay under it.
 const MAX_KEPT: usize = 1_500_000;
+/// Bytes the enumeration holds a sequence kept, at most (its layer entry, its code in
+/// the set of positions seen, the set's spare room): it takes at most an eighth of the
+/// memory left.
+const BYTES_A_SEQUENCE: u64 = 128;
 /// The longest factor looked for.
 const MAX_LEN: usize = 7;
 
@@ -42,7 +46,9 @@ pub fn pruned(
     canon: &Canon,
     ctl: &Control,
 ) -> Option<(Canon, usize)> {
-    pruned_within(model, actions, metric, canon, MAX_KEPT, ctl)
+    let room = ctl.memory_left() / 8 / BYTES_A_SEQUENCE;
+    let max_kept = MAX_KEPT.min(usize::try_from(room).unwrap_or(usize::MAX));
+    pruned_within(model, actions, metric, canon, max_kept, ctl)
 }
 
 /// [`pruned`], keeping at most `max_kept` sequences.
@@ -351,6 +357,29 @@ mod tests {
         let kept = |c: &Canon, a: u32, b: u32| c.next(0, a).and_then(|s| c.next(s, b)).is_some();
         assert!(kept(&canon, x, y) && kept(&canon, y, x));
         assert!(kept(&refined, x, y) != kept(&refined, y, x));
+    }
+
+    /// The enumeration keeps what an eighth of the memory left holds: shorter factors
+    /// under a tight limit, none under a very tight one.
+    #[test]
+    fn the_enumeration_fits_the_memory_left() {
+        let c3 = cube3();
+        let atm = Metric::atm(&c3, &FACES, &Control::default()).unwrap();
+        let model = Model::new(&c3).unwrap();
+        let acts: Vec<_> = atm
+            .alphabet
+            .perms
+            .iter()
+            .map(|p| model.action(p).unwrap())
+            .collect();
+        let canon = Canon::new(&atm);
+        let within = |bytes: u64| {
+            let mut ctl = Control::default();
+            ctl.memory_limit = bytes;
+            pruned(&model, &acts, &atm, &canon, &ctl).map(|(_, len)| len)
+        };
+        assert_eq!(within(8 * BYTES_A_SEQUENCE * 50_000), Some(3));
+        assert_eq!(within(8 * BYTES_A_SEQUENCE * 1_000), None);
     }
 
     /// No metric with letters of cost 2, or families whose elements need two letters.
