@@ -130,7 +130,7 @@ impl Canon {
 mod tests {
     use super::*;
     use crate::model::Model;
-    use crate::testsupport::cube3;
+    use crate::testsupport::{actions_of, cube3};
     use puz_core::Control;
     use std::collections::HashSet;
 
@@ -158,12 +158,7 @@ mod tests {
         let c3 = cube3();
         let model = Model::new(&c3).unwrap();
         let canon = Canon::new(metric);
-        let acts: Vec<_> = metric
-            .alphabet
-            .perms
-            .iter()
-            .map(|p| model.action(p).unwrap())
-            .collect();
+        let acts = actions_of(&model, metric);
         // All sequences, layer by layer.
         let mut seen: HashSet<Vec<u8>> = HashSet::new();
         let mut layer = vec![model.solved()];

@@ -48,18 +48,26 @@ pub fn pruned(
 ) -> Option<(Canon, usize)> {
     let room = ctl.memory_left() / 8 / BYTES_A_SEQUENCE;
     let max_kept = MAX_KEPT.min(usize::try_from(room).unwrap_or(usize::MAX));
-    pruned_within(model, actions, metric, canon, max_kept, ctl)
+    let given = Given {
+        model,
+        actions,
+        metric,
+        canon,
+    };
+    pruned_within(&given, max_kept, ctl)
+}
+
+/// What the refinement reads.
+struct Given<'a> {
+    model: &'a Model,
+    actions: &'a [Action],
+    metric: &'a Metric,
+    canon: &'a Canon,
 }
 
 /// [`pruned`], keeping at most `max_kept` sequences.
-fn pruned_within(
-    model: &Model,
-    actions: &[Action],
-    metric: &Metric,
-    canon: &Canon,
-    max_kept: usize,
-    ctl: &Control,
-) -> Option<(Canon, usize)> {
+fn pruned_within(g: &Given, max_kept: usize, ctl: &Control) -> Option<(Canon, usize)> {
+    let (model, metric) = (g.model, g.metric);
     let nl = metric.len();
     let fams = &metric.families;
     let single = fams
@@ -72,11 +80,11 @@ fn pruned_within(
     if model.code_bits() > 128 {
         return None;
     }
-    let (factors, len) = forbidden(model, actions, metric, canon, max_kept, ctl)?;
+    let (factors, len) = forbidden(g, max_kept, ctl)?;
     if factors.is_empty() {
         return None;
     }
-    Some((automaton(&factors, nl, canon), len))
+    Some((automaton(&factors, nl, g.canon), len))
 }
 
 /// A word of at most [`MAX_LEN`] letters, packed a byte a letter, first letter lowest.
@@ -111,14 +119,8 @@ impl Word {
 }
 
 /// The minimal forbidden factors, and the longest length enumerated.
-fn forbidden(
-    model: &Model,
-    actions: &[Action],
-    metric: &Metric,
-    canon: &Canon,
-    max_kept: usize,
-    ctl: &Control,
-) -> Option<(Vec<Word>, usize)> {
+fn forbidden(g: &Given, max_kept: usize, ctl: &Control) -> Option<(Vec<Word>, usize)> {
+    let (model, actions, metric, canon) = (g.model, g.actions, g.metric, g.canon);
     let fams = &metric.families;
     let mut order: Vec<u32> = (0..metric.len() as u32).collect();
     order.sort_by_key(|&l| (fams.of_letter[l as usize], l));
@@ -274,22 +276,26 @@ fn automaton(factors: &[Word], nl: usize, canon: &Canon) -> Canon {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testsupport::cube3;
+    use crate::testsupport::{actions_of, cube3};
 
     const FACES: [&str; 6] = ["U", "D", "R", "L", "F", "B"];
 
+    /// The cube's model, `metric`'s letters on it and their canonical automaton.
+    fn setup(metric: &Metric) -> (Model, Vec<Action>, Canon) {
+        let model = Model::new(&cube3()).unwrap();
+        let acts = actions_of(&model, metric);
+        (model, acts, Canon::new(metric))
+    }
+
     fn refined(metric: &Metric, max_kept: usize) -> (Model, Vec<Action>, Canon, Canon, usize) {
-        let c3 = cube3();
-        let model = Model::new(&c3).unwrap();
-        let acts: Vec<_> = metric
-            .alphabet
-            .perms
-            .iter()
-            .map(|p| model.action(p).unwrap())
-            .collect();
-        let canon = Canon::new(metric);
-        let ctl = Control::default();
-        let (p, len) = pruned_within(&model, &acts, metric, &canon, max_kept, &ctl).unwrap();
+        let (model, acts, canon) = setup(metric);
+        let given = Given {
+            model: &model,
+            actions: &acts,
+            metric,
+            canon: &canon,
+        };
+        let (p, len) = pruned_within(&given, max_kept, &Control::default()).unwrap();
         (model, acts, canon, p, len)
     }
 
@@ -365,14 +371,7 @@ mod tests {
     fn the_enumeration_fits_the_memory_left() {
         let c3 = cube3();
         let atm = Metric::atm(&c3, &FACES, &Control::default()).unwrap();
-        let model = Model::new(&c3).unwrap();
-        let acts: Vec<_> = atm
-            .alphabet
-            .perms
-            .iter()
-            .map(|p| model.action(p).unwrap())
-            .collect();
-        let canon = Canon::new(&atm);
+        let (model, acts, canon) = setup(&atm);
         let within = |bytes: u64| {
             let mut ctl = Control::default();
             ctl.memory_limit = bytes;
@@ -387,14 +386,7 @@ mod tests {
     fn qtm_is_not_refined() {
         let c3 = cube3();
         let qtm = Metric::qtm(&c3, &FACES, &Control::default()).unwrap();
-        let model = Model::new(&c3).unwrap();
-        let acts: Vec<_> = qtm
-            .alphabet
-            .perms
-            .iter()
-            .map(|p| model.action(p).unwrap())
-            .collect();
-        let canon = Canon::new(&qtm);
+        let (model, acts, canon) = setup(&qtm);
         assert!(pruned(&model, &acts, &qtm, &canon, &Control::default()).is_none());
     }
 }
