@@ -177,13 +177,6 @@ impl<'a> Search<'a> {
         let Some(st) = self.canon.next(0, l) else {
             return Ok(Some(u32::MAX));
         };
-        let then = match then {
-            None => None,
-            Some((l2, _)) => match self.canon.next(st, l2) {
-                Some(st2) => Some((l2, st2)),
-                None => return Ok(Some(u32::MAX)),
-            },
-        };
         let s = self.s;
         let rank = self.rules.rank;
         let g = s.metric.cost[l as usize];
@@ -192,7 +185,11 @@ impl<'a> Search<'a> {
         }
         let (depth, g, st, period) = match then {
             None => (0, g, st, 1),
-            Some((l2, st2)) => {
+            Some((l2, _)) => {
+                // Refused after the first letter, which alone was tried above.
+                let Some(st2) = self.canon.next(st, l2) else {
+                    return Ok(Some(u32::MAX));
+                };
                 let g2 = g + s.metric.cost[l2 as usize];
                 let p2 =
                     self.rules
