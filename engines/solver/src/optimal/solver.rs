@@ -542,18 +542,20 @@ impl Solver {
         let rules = Rules::new(self, position, &fixing, all);
         let (mut order, keys) =
             schedule::first_order(self, &tasks, &keep, &rules.rank, &start, &solved);
+        // Rules that keep one image of each solution need every canonical sequence (see
+        // `redundant.rs`), as does listing every solution.
+        let may_refine = !all && fixing.len() <= 1 && !rules.rotate;
         loop {
             if bound > self.max_cost {
                 return invalid(format!("no solution of cost at most {}", self.max_cost));
             }
             ctl.progress(&format!("searching cost {bound}"));
             // Past `refine_after` nodes the next costs are large: the canonical sequences
-            // lose those with redundant factors, unless rules that keep one image of each
-            // solution are at work (they need every canonical one, see `redundant.rs`).
-            let refine = self.refine_after.is_some_and(|n| nodes >= n);
-            let canon = match refine && !all && fixing.len() <= 1 && !rules.rotate {
-                true => self.refined(ctl).unwrap_or(&self.canon),
-                false => &self.canon,
+            // lose those with redundant factors (when `may_refine`).
+            let canon = if may_refine && self.refine_after.is_some_and(|n| nodes >= n) {
+                self.refined(ctl).unwrap_or(&self.canon)
+            } else {
+                &self.canon
             };
             let out = Iteration {
                 s: self,
