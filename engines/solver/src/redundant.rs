@@ -3,29 +3,38 @@
 //! no greater length already spells (in the axial metric `(R2 L2) (U2 D2)` is
 //! `(U2 D2) (R2 L2)`, though the two axes do not commute letter by letter).
 //!
-//! Sequences are ordered shortlex, letters by family, then by number. When every letter
-//! costs 1 and every element of a family is one letter (htm, atm), each step that makes a
-//! sequence canonical (two letters of a family merged, two commuting families put in
-//! increasing order) gives a shortlex-smaller one. So the shortlex-least optimal solution
-//! of a position is canonical, and holds no factor `w` for which a shortlex-smaller `w'`
-//! reaches the same position (else `w'` in its place, made canonical, would be smaller
-//! still). Skipping every sequence with such a factor keeps that solution. Factors are
-//! listed by enumerating canonical sequences in shortlex order, keeping the first of
-//! each position; a later one reaching a position already seen is a forbidden factor
-//! (minimal: its proper factors are kept ones). The automaton reading them is
-//! Aho-Corasick's, run beside the canonical one: a state is a pair (canonical state,
-//! longest suffix that begins a forbidden factor).
+//! Sequences are ordered shortlex: shorter first; of two of one length, the one whose
+//! letters' ranks (given, see below) are lexicographically less, then the one whose letters
+//! are, letters by family, then by number. The order is kept by concatenation: putting a
+//! smaller factor in place of a larger one of the same length gives a smaller sequence.
+//! When every letter costs 1 and every element of a family is one letter (htm, atm), each
+//! step that makes a sequence canonical (two letters of a family merged, two commuting
+//! families put in increasing order) gives a smaller one, as long as the ranks do not
+//! undo the families' order (all ranks equal, or no order among commuting families). So
+//! the least optimal solution of a position is canonical, and holds no factor `w` for
+//! which a smaller `w'` reaches the same position (else `w'` in its place, made canonical,
+//! would be smaller still). Skipping every sequence with such a factor keeps that
+//! solution. Factors are listed by enumerating canonical sequences length by length, each
+//! length in that order, keeping the first of each position; a later one reaching a
+//! position already seen is a forbidden factor (minimal: its proper factors are kept
+//! ones). The automaton reading them is Aho-Corasick's, run beside the canonical one: a
+//! state is a pair (canonical state, longest suffix that begins a forbidden factor).
 //!
-//! Only the first solution of a search is kept this way: listing every solution, or the
-//! rules that leave out symmetric images and rotations of solutions (which keep one
-//! image each, not necessarily the shortlex-least), need the plain [`Canon`].
+//! The least solution also passes the search's rules that keep one image of each
+//! solution, when those rules keep the least image: a position fixed by symmetries keeps
+//! the tasks whose first letters are least among their images (letters numbered by
+//! family, so that the orders agree; the images' ranks are equal), and a central one keeps
+//! the rotations whose ranks are a necklace, the ranks given here (see
+//! `optimal/necklace.rs`). Listing every solution needs the plain [`Canon`].
 
 use crate::canon::Canon;
 use crate::metric::Metric;
 use crate::model::{Action, Model};
 use puz_core::Control;
+use rayon::prelude::*;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How many sequences the enumeration may keep, in all: the factors' length grows while
 /// the next length's sequences stay under it.
@@ -37,13 +46,15 @@ const BYTES_A_SEQUENCE: u64 = 128;
 /// The longest factor looked for.
 const MAX_LEN: usize = 7;
 
-/// The refined automaton, with the length of its longest forbidden factor (`None` when
-/// the metric does not allow the argument above, or no factor is found).
+/// The refined automaton for the letters' `rank`s (all equal but where the rotation rule
+/// ranks them), with the length of its longest forbidden factor (`None` when the metric
+/// does not allow the argument above, or no factor is found).
 pub fn pruned(
     model: &Model,
     actions: &[Action],
     metric: &Metric,
     canon: &Canon,
+    rank: &[u32],
     ctl: &Control,
 ) -> Option<(Canon, usize)> {
     let room = ctl.memory_left() / 8 / BYTES_A_SEQUENCE;
@@ -53,6 +64,7 @@ pub fn pruned(
         actions,
         metric,
         canon,
+        rank,
     };
     pruned_within(&given, max_kept, ctl)
 }
@@ -63,6 +75,7 @@ struct Given<'a> {
     actions: &'a [Action],
     metric: &'a Metric,
     canon: &'a Canon,
+    rank: &'a [u32],
 }
 
 /// [`pruned`], keeping at most `max_kept` sequences.
@@ -75,6 +88,12 @@ fn pruned_within(g: &Given, max_kept: usize, ctl: &Control) -> Option<(Canon, us
         .iter()
         .all(|f| (1..f.elements.len()).all(|e| f.parent[e].is_some_and(|(p, _)| p == 0)));
     if nl == 0 || nl > 255 || !single || metric.cost.iter().any(|&c| c != 1) {
+        return None;
+    }
+    // Ranks that differ must not undo the order of commuting families.
+    let ranked = g.rank.iter().any(|&r| r != g.rank[0]);
+    let ordered = (0..fams.list.len()).any(|f| (0..f).any(|h| fams.commute[f][h]));
+    if g.rank.len() != nl || ranked && ordered {
         return None;
     }
     if model.code_bits() > 128 {
@@ -124,17 +143,27 @@ fn forbidden(g: &Given, max_kept: usize, ctl: &Control) -> Option<(Vec<Word>, us
     let fams = &metric.families;
     let mut order: Vec<u32> = (0..metric.len() as u32).collect();
     order.sort_by_key(|&l| (fams.of_letter[l as usize], l));
+    // A word's place in the order: its ranks, then its letters' places in `order`.
+    let mut place = vec![0u8; metric.len()];
+    for (i, &l) in order.iter().enumerate() {
+        place[l as usize] = i as u8;
+    }
+    let ranked = g.rank.iter().any(|&r| r != g.rank[0]);
+    let key = |w: Word| {
+        let letters = (0..w.len as usize).map(|i| w.letter(i) as usize);
+        let ranks = letters.clone().map(|l| g.rank[l] as u8);
+        (ranks.chain(letters.map(|l| place[l]))).fold(0u128, |k, b| k << 8 | b as u128)
+    };
     let solved = model.encode(&model.solved());
     let mut seen: HashSet<u128, BuildHasherDefault<Mix>> = HashSet::default();
     seen.insert(solved);
     let mut bad: HashSet<u64, BuildHasherDefault<Mix>> = HashSet::default();
     let mut found = Vec::new();
     // Kept sequences of the last length: (word, canonical state, position's code), in
-    // shortlex order.
+    // order.
     let mut layer = vec![(Word { len: 0, bytes: 0 }, 0u32, solved)];
     let mut kept = 1usize;
     let mut len = 0;
-    let (mut s, mut t) = (vec![0u8; model.n], vec![0u8; model.n]);
     while len < MAX_LEN {
         let branching = layer
             .iter()
@@ -143,31 +172,51 @@ fn forbidden(g: &Given, max_kept: usize, ctl: &Control) -> Option<(Vec<Word>, us
         if kept + branching > max_kept {
             break;
         }
-        let mut next = Vec::with_capacity(branching);
-        for (i, &(w, st, code)) in layer.iter().enumerate() {
-            if i % 4096 == 0 {
-                ctl.check().ok()?;
-            }
-            model.decode(code, &mut s);
-            for &l in &order {
-                let Some(st2) = canon.next(st, l) else {
-                    continue;
-                };
-                let w2 = w.push(l);
-                // Holding a shorter forbidden factor (as a suffix: the rest is kept).
-                if (1..w2.len).any(|k| bad.contains(&w2.suffix(k).key())) {
-                    continue;
+        // The kept sequences' canonical successors that hold no shorter forbidden factor
+        // (as a suffix: the rest is kept), in order when the ranks are equal.
+        let stopped = AtomicBool::new(false);
+        let mut next: Vec<(Word, u32, u128)> = layer
+            .par_chunks(4096)
+            .flat_map_iter(|chunk| {
+                let mut out = Vec::new();
+                if ctl.check().is_err() {
+                    stopped.store(true, Ordering::Relaxed);
+                    return out;
                 }
-                model.apply(&actions[l as usize], &s, &mut t);
-                let c = model.encode(&t);
-                if seen.insert(c) {
-                    next.push((w2, st2, c));
-                } else {
-                    bad.insert(w2.key());
-                    found.push(w2);
+                let (mut s, mut t) = (vec![0u8; model.n], vec![0u8; model.n]);
+                for &(w, st, code) in chunk {
+                    model.decode(code, &mut s);
+                    for &l in &order {
+                        let Some(st2) = canon.next(st, l) else {
+                            continue;
+                        };
+                        let w2 = w.push(l);
+                        if (1..w2.len).any(|k| bad.contains(&w2.suffix(k).key())) {
+                            continue;
+                        }
+                        model.apply(&actions[l as usize], &s, &mut t);
+                        out.push((w2, st2, model.encode(&t)));
+                    }
                 }
-            }
+                out
+            })
+            .collect();
+        drop(layer);
+        if stopped.into_inner() {
+            return None;
         }
+        if ranked {
+            next.par_sort_unstable_by_key(|&(w, _, _)| key(w));
+        }
+        // The first of each position is kept, the others are forbidden factors.
+        next.retain(|&(w, _, code)| {
+            let first = seen.insert(code);
+            if !first {
+                bad.insert(w.key());
+                found.push(w);
+            }
+            first
+        });
         kept += next.len();
         layer = next;
         len += 1;
@@ -288,15 +337,25 @@ mod tests {
     }
 
     fn refined(metric: &Metric, max_kept: usize) -> (Model, Vec<Action>, Canon, Canon, usize) {
+        ranked(metric, max_kept, &vec![0; metric.len()]).unwrap()
+    }
+
+    /// [`refined`] for the letters' ranks `rank`.
+    fn ranked(
+        metric: &Metric,
+        max_kept: usize,
+        rank: &[u32],
+    ) -> Option<(Model, Vec<Action>, Canon, Canon, usize)> {
         let (model, acts, canon) = setup(metric);
         let given = Given {
             model: &model,
             actions: &acts,
             metric,
             canon: &canon,
+            rank,
         };
-        let (p, len) = pruned_within(&given, max_kept, &Control::default()).unwrap();
-        (model, acts, canon, p, len)
+        let (p, len) = pruned_within(&given, max_kept, &Control::default())?;
+        Some((model, acts, canon, p, len))
     }
 
     /// The positions the sequences of each length reach for the first time.
@@ -352,6 +411,100 @@ mod tests {
         }
     }
 
+    /// Of the canonical sequences of each length up to `depth`, in the order of the module
+    /// header (ranks, then letters by family, then number), the first to reach each
+    /// position new at that length: the least optimal solution of its inverse.
+    fn least_sequences(m: &Metric, canon: &Canon, rank: &[u32], depth: usize) -> Vec<Vec<u32>> {
+        let model = Model::new(&cube3()).unwrap();
+        let acts = actions_of(&model, m);
+        let fam = &m.families.of_letter;
+        let solved = model.encode(&model.solved());
+        let mut seen: HashSet<u128> = HashSet::from([solved]);
+        let mut layer: Vec<(Vec<u32>, u32, u128)> = vec![(vec![], 0, solved)];
+        let mut least = Vec::new();
+        let (mut s, mut u) = (vec![0u8; model.n], vec![0u8; model.n]);
+        for _ in 0..depth {
+            let mut next = Vec::new();
+            for (w, st, code) in &layer {
+                model.decode(*code, &mut s);
+                for &(b, t) in canon.allowed(*st) {
+                    model.apply(&acts[b as usize], &s, &mut u);
+                    let mut w2 = w.clone();
+                    w2.push(b);
+                    next.push((w2, t, model.encode(&u)));
+                }
+            }
+            let order = |w: &Vec<u32>| {
+                let ranks: Vec<u32> = w.iter().map(|&l| rank[l as usize]).collect();
+                let letters: Vec<(usize, u32)> = w.iter().map(|&l| (fam[l as usize], l)).collect();
+                (ranks, letters)
+            };
+            next.sort_by_cached_key(|(w, _, _)| order(w));
+            for (w, _, c) in &next {
+                if seen.insert(*c) {
+                    least.push(w.clone());
+                }
+            }
+            layer = next;
+        }
+        least
+    }
+
+    /// The least optimal solution of every position (in the order of the letters' ranks,
+    /// then of the letters) passes the refined automaton, past the factors' length: with
+    /// every rank equal, with the ranks the rotation rule gives the superflip, and with
+    /// ranks that put the half turns first. htm, whose commuting faces stand in an order,
+    /// takes no ranks that differ.
+    #[test]
+    fn the_least_solution_of_every_position_is_kept() {
+        let c3 = cube3();
+        let ctl = Control::default();
+        let atm = Metric::atm(&c3, &FACES, &ctl).unwrap();
+        let htm = Metric::htm(&c3, &FACES, &ctl).unwrap();
+        let superflip =
+            crate::testsupport::seq(&c3, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
+        let syms = crate::symmetry::Symmetries::new(&c3, &atm, &Canon::new(&atm));
+        let flip_ranks = crate::optimal::rotation_ranks(atm.len(), &syms.fixing(&superflip));
+        let half_first: Vec<u32> = (0..atm.len())
+            .map(|l| {
+                u32::from(
+                    !atm.alphabet.perms[l]
+                        .then(&atm.alphabet.perms[l])
+                        .is_identity(),
+                )
+            })
+            .collect();
+        for (m, depth, rank) in [
+            (&atm, 4, vec![0; atm.len()]),
+            (&atm, 4, flip_ranks),
+            (&atm, 4, half_first),
+            (&htm, 5, vec![0; htm.len()]),
+        ] {
+            let (_, _, canon, by_rank, len) = ranked(m, 50_000, &rank).unwrap();
+            assert!(len < depth, "{}: factors of {len}", m.name);
+            let least = least_sequences(m, &canon, &rank, depth);
+            let kept = |w: &[u32]| w.iter().try_fold(0, |st, &l| by_rank.next(st, l)).is_some();
+            let lost: Vec<&Vec<u32>> = least.iter().filter(|w| !kept(w)).collect();
+            assert!(
+                lost.is_empty(),
+                "{} {rank:?}: {:?}",
+                m.name,
+                &lost[..lost.len().min(3)]
+            );
+            // The same automaton for other ranks would lose some.
+            let (_, _, _, plain, _) = refined(m, 50_000);
+            let plain_kept = |w: &[u32]| w.iter().try_fold(0, |st, &l| plain.next(st, l)).is_some();
+            let differ = rank.iter().any(|&r| r != rank[0]);
+            assert_eq!(least.iter().all(|w| plain_kept(w)), !differ, "{}", m.name);
+        }
+        let one = |l: usize| {
+            (0..htm.len())
+                .map(|k| u32::from(k != l))
+                .collect::<Vec<_>>()
+        };
+        assert!(ranked(&htm, 50_000, &one(0)).is_none());
+    }
+
     /// In atm `(R2 L2) (U2 D2)` is `(U2 D2) (R2 L2)`: one of the two orders is refused.
     #[test]
     fn one_order_of_two_commuting_products_is_kept() {
@@ -375,7 +528,7 @@ mod tests {
         let within = |bytes: u64| {
             let mut ctl = Control::default();
             ctl.memory_limit = bytes;
-            pruned(&model, &acts, &atm, &canon, &ctl).map(|(_, len)| len)
+            pruned(&model, &acts, &atm, &canon, &[0; 45], &ctl).map(|(_, len)| len)
         };
         assert_eq!(within(8 * BYTES_A_SEQUENCE * 50_000), Some(3));
         assert_eq!(within(8 * BYTES_A_SEQUENCE * 1_000), None);
@@ -387,6 +540,14 @@ mod tests {
         let c3 = cube3();
         let qtm = Metric::qtm(&c3, &FACES, &Control::default()).unwrap();
         let (model, acts, canon) = setup(&qtm);
-        assert!(pruned(&model, &acts, &qtm, &canon, &Control::default()).is_none());
+        assert!(pruned(
+            &model,
+            &acts,
+            &qtm,
+            &canon,
+            &vec![0; qtm.len()],
+            &Control::default()
+        )
+        .is_none());
     }
 }

@@ -31,6 +31,8 @@ mod solver;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+pub(crate) use necklace::rotation_ranks;
 pub use solver::{table_budget, Solver, TablePlan, DEFAULT_MAX_BUDGET};
 
 use crate::error::SolveError;

@@ -15,8 +15,6 @@ use puz_core::Perm;
 pub(super) struct Rules {
     pub(super) rank: Vec<u32>,
     pub(super) reverse: bool,
-    /// Whether the rotation rule applies.
-    pub(super) rotate: bool,
 }
 
 impl Rules {
@@ -44,11 +42,7 @@ impl Rules {
             && s.reversals
             && position.then(position).is_identity()
             && (0..rank.len()).all(|l| rank[inverse[l] as usize] == rank[l]);
-        Rules {
-            rank,
-            reverse,
-            rotate,
-        }
+        Rules { rank, reverse }
     }
 
     /// The rules as the search reads them.
@@ -194,7 +188,7 @@ pub(super) fn rotations_stay_canonical(metric: &Metric, canon: &Canon) -> bool {
 /// ranks are least (a necklace, see [`Necklace::floor`]), conjugated so that its first
 /// letters are a searched task, is a solution that the search keeps: conjugation keeps
 /// the letters' classes, so the ranks stay a necklace.
-pub(super) fn rotation_ranks(letters: usize, maps: &[&[u32]]) -> Vec<u32> {
+pub(crate) fn rotation_ranks(letters: usize, maps: &[&[u32]]) -> Vec<u32> {
     let mut class = vec![usize::MAX; letters];
     let mut classes: Vec<Vec<usize>> = Vec::new();
     for l in 0..letters {

@@ -17,7 +17,14 @@ use crate::split::Split;
 use crate::symmetry::{representatives, Symmetries};
 use puz_core::{count, Control, Perm, Puzzle};
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex};
+
+/// How many refined automata a solver keeps (one per ranks of the letters: most
+/// positions need the one of equal ranks, a central one another).
+const KEPT_REFINED: usize = 4;
+
+/// Refined automata by the letters' ranks they were made for.
+type Refined = Vec<(Vec<u32>, Option<Arc<Canon>>)>;
 
 /// A solver for one puzzle and metric, keeping its tables for many positions.
 pub struct Solver {
@@ -26,8 +33,9 @@ pub struct Solver {
     pub(super) actions: Vec<Action>,
     pub(super) canon: Canon,
     /// `canon` without sequences holding a redundant factor (see `redundant.rs`), made
-    /// once a search is large enough to repay it.
-    pub(super) refined: OnceLock<Option<Canon>>,
+    /// once a search is large enough to repay it: per ranks of the letters (all 0 but
+    /// under the rotation rule), `None` where the metric does not allow it.
+    pub(super) refined: Mutex<Refined>,
     pub(super) heuristic: Heuristic,
     /// Symmetries `c` of the puzzle whose conjugation maps the letters onto the letters:
     /// `c^-1 p c` is as far from solved as `p`, so the tables are also looked up on it
@@ -443,7 +451,7 @@ impl Solver {
             metric: metric.clone(),
             actions,
             canon,
-            refined: OnceLock::new(),
+            refined: Mutex::new(Vec::new()),
             heuristic,
             degree: puzzle.degree(),
             max_cost: opts.max_cost,
@@ -542,9 +550,11 @@ impl Solver {
         let rules = Rules::new(self, position, &fixing, all);
         let (mut order, keys) =
             schedule::first_order(self, &tasks, &keep, &rules.rank, &start, &solved);
-        // Rules that keep one image of each solution need every canonical sequence (see
-        // `redundant.rs`), as does listing every solution.
-        let may_refine = !all && fixing.len() <= 1 && !rules.rotate;
+        // Listing every solution needs every canonical sequence; the rule keeping one task
+        // per class keeps the least one when letters are numbered by family (see
+        // `redundant.rs`).
+        let of_letter = &self.metric.families.of_letter;
+        let may_refine = !all && (fixing.len() <= 1 || of_letter.is_sorted());
         loop {
             if bound > self.max_cost {
                 return invalid(format!("no solution of cost at most {}", self.max_cost));
@@ -552,11 +562,12 @@ impl Solver {
             ctl.progress(&format!("searching cost {bound}"));
             // Past `refine_after` nodes the next costs are large: the canonical sequences
             // lose those with redundant factors (when `may_refine`).
-            let canon = if may_refine && self.refine_after.is_some_and(|n| nodes >= n) {
-                self.refined(ctl).unwrap_or(&self.canon)
+            let refined = if may_refine && self.refine_after.is_some_and(|n| nodes >= n) {
+                self.refined(&rules.rank, ctl)
             } else {
-                &self.canon
+                None
             };
+            let canon = refined.as_deref().unwrap_or(&self.canon);
             let out = Iteration {
                 s: self,
                 canon,
@@ -596,18 +607,36 @@ impl Solver {
         }
     }
 
-    /// The refined canonical automaton, made on first use (`None` when the metric does
-    /// not allow it, or when `ctl` stops its making: then it is tried again next time).
-    fn refined(&self, ctl: &Control) -> Option<&Canon> {
-        if let Some(r) = self.refined.get() {
-            return r.as_ref();
+    /// The refined canonical automaton for the letters' `rank`s, made on first use (`None`
+    /// when the metric does not allow it, or when `ctl` stops its making: then it is tried
+    /// again next time). A few are kept, the last made.
+    pub(super) fn refined(&self, rank: &[u32], ctl: &Control) -> Option<Arc<Canon>> {
+        let cached = |list: &Refined| list.iter().find(|(r, _)| r == rank).map(|(_, c)| c.clone());
+        let lock = || self.refined.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = cached(&lock()) {
+            return c;
         }
-        let made =
-            crate::redundant::pruned(&self.model, &self.actions, &self.metric, &self.canon, ctl);
+        let made = crate::redundant::pruned(
+            &self.model,
+            &self.actions,
+            &self.metric,
+            &self.canon,
+            rank,
+            ctl,
+        );
         if ctl.check().is_err() {
             return None;
         }
-        self.refined.get_or_init(|| made.map(|(c, _)| c)).as_ref()
+        let mut list = lock();
+        if let Some(c) = cached(&list) {
+            return c;
+        }
+        if list.len() == KEPT_REFINED {
+            list.remove(0);
+        }
+        let made = made.map(|(c, _)| Arc::new(c));
+        list.push((rank.to_vec(), made.clone()));
+        made
     }
 
     /// The lower bound of the position `start` (not solved), with fresh buffers.
