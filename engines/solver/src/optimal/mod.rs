@@ -63,7 +63,8 @@ pub struct OptimalOptions {
     pub conjugates: usize,
     /// After this many nodes, a search leaves out the canonical sequences that hold a
     /// redundant factor (see `redundant.rs`; `None`: never). The refinement is made once
-    /// per solver, in about the time of a few hundred thousand nodes.
+    /// per solver (and once more for the rotation rule of a central position), in about
+    /// the time of a few hundred thousand nodes.
     pub refine_after: Option<u64>,
 }
 
