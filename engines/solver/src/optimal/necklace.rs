@@ -1,9 +1,16 @@
-//! The rotation and reversal rules of central positions (those that commute with every
-//! letter): every rotation of a solution solves them too, so the search keeps one rotation
-//! of each solution, one whose letters' ranks are a necklace (the least of their
-//! rotations); for a central position that is its own inverse, one whose ranks are a
-//! bracelet (the least of their rotations and of their reversal's). Also whether the
-//! metric's canonical sequences allow the rules at all.
+//! The rules that keep one image of each solution. Central positions (those that commute
+//! with every letter): every rotation of a solution solves them too, so the search keeps
+//! one rotation of each solution, one whose letters' ranks are a necklace (the least of
+//! their rotations); for a central position that is its own inverse, one whose ranks are
+//! a bracelet (the least of their rotations and of their reversal's). Positions fixed by
+//! symmetries: the conjugates of a solution solve them too, so the search keeps one whose
+//! letters are the least of its images' (letter by letter, see [`Necklace::image_below`];
+//! the first two letters are the tasks kept, `symmetry::representatives`). Also whether
+//! the metric's canonical sequences allow the rotation rules at all.
+//!
+//! Together the rules keep the least optimal canonical solution ordered by ranks, then by
+//! letters: its ranks are the least of its rotations' (and reversal's), and its images
+//! under the symmetries have its ranks, so its letters are the least of theirs.
 
 use super::Solver;
 use crate::canon::Canon;
@@ -15,6 +22,9 @@ use puz_core::Perm;
 pub(super) struct Rules {
     pub(super) rank: Vec<u32>,
     pub(super) reverse: bool,
+    /// The letter maps of the symmetries fixing the position, the identity left out (at
+    /// most 64).
+    images: Vec<Vec<u32>>,
 }
 
 impl Rules {
@@ -42,7 +52,17 @@ impl Rules {
             && s.reversals
             && position.then(position).is_identity()
             && (0..rank.len()).all(|l| rank[inverse[l] as usize] == rank[l]);
-        Rules { rank, reverse }
+        let images = fixing
+            .iter()
+            .filter(|m| m.iter().enumerate().any(|(l, &i)| i != l as u32))
+            .take(64)
+            .map(|m| m.to_vec())
+            .collect();
+        Rules {
+            rank,
+            reverse,
+            images,
+        }
     }
 
     /// The rules as the search reads them.
@@ -50,6 +70,7 @@ impl Rules {
         Necklace {
             rank: &self.rank,
             reverse: self.reverse,
+            images: &self.images,
         }
     }
 }
@@ -63,6 +84,8 @@ pub(super) struct Necklace<'a> {
     pub(super) rank: &'a [u32],
     /// Whether the reversal rule applies.
     reverse: bool,
+    /// See [`Rules`].
+    images: &'a [Vec<u32>],
 }
 
 impl Necklace<'_> {
@@ -106,6 +129,30 @@ impl Necklace<'_> {
         false
     }
 
+    /// The symmetries (bits, of [`Rules`]'s images) that map the letters of `path` each
+    /// onto itself: the path is its own image under them.
+    pub(super) fn tied(&self, path: &[u32]) -> u64 {
+        (0..self.images.len())
+            .filter(|&k| path.iter().all(|&l| self.images[k][l as usize] == l))
+            .fold(0, |bits, k| bits | 1 << k)
+    }
+
+    /// The image rule, after a path that the symmetries `tied` map onto itself (the others
+    /// map it above itself, since the search keeps the least of the first letters): true
+    /// when letter `l` makes some image of the path less than the path.
+    #[inline]
+    pub(super) fn image_below(&self, tied: u64, l: u32) -> bool {
+        bits(tied).any(|k| self.images[k][l as usize] < l)
+    }
+
+    /// The symmetries of `tied` that map the path onto itself after letter `l` too.
+    #[inline]
+    pub(super) fn tied_after(&self, tied: u64, l: u32) -> u64 {
+        bits(tied)
+            .filter(|&k| self.images[k][l as usize] == l)
+            .fold(0, |b, k| b | 1 << k)
+    }
+
     /// The period after `path` and a letter of rank `r`, at least `floor` (the path's
     /// [`Necklace::floor`]: lower letters are not searched).
     #[inline]
@@ -114,6 +161,17 @@ impl Necklace<'_> {
         debug_assert!(next.is_some(), "a letter below the floor was searched");
         next.unwrap_or(period)
     }
+}
+
+/// The places of the bits set in `b`.
+fn bits(mut b: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (b != 0).then(|| {
+            let k = b.trailing_zeros() as usize;
+            b &= b - 1;
+            k
+        })
+    })
 }
 
 /// One step of the prenecklace test (see [`Necklace::floor`]): after a prefix of `len` ranks
@@ -220,6 +278,7 @@ pub(crate) fn rotation_ranks(letters: usize, maps: &[&[u32]]) -> Vec<u32> {
 mod tests {
     use super::super::tests::{opts, FACES};
     use super::*;
+    use crate::symmetry::representatives;
     use crate::testsupport::{cube3, seq};
     use puz_core::Control;
 
@@ -326,5 +385,78 @@ mod tests {
         let superflip = seq(&c3, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
         let rank = rotation_ranks(atm.len(), &solver.symmetries.fixing(&superflip));
         assert!((0..atm.len()).all(|l| rank[atm.alphabet.inverse[l] as usize] == rank[l]));
+    }
+
+    /// Of each class of canonical sequences of 4 letters under a position's symmetries,
+    /// the least one (ranks, then letters) is searched: its first letters are a task kept
+    /// and the image rule never leaves it out; and the rule does leave out others. For the
+    /// superflip (48 symmetries, ranked by the rotation rule) and `R2 L2` (16, ranks equal).
+    #[test]
+    fn the_least_image_passes_the_image_rule() {
+        let c3 = cube3();
+        let ctl = Control::default();
+        let atm = Metric::atm(&c3, &FACES, &ctl).unwrap();
+        let solver = Solver::new(&c3, &atm, &opts(1 << 20), &ctl).unwrap();
+        let canon = &solver.canon;
+        let tasks = super::super::schedule::tasks(canon);
+        let mut words: Vec<(Vec<u32>, u32)> = vec![(vec![], 0)];
+        for _ in 0..4 {
+            words = words
+                .iter()
+                .flat_map(|(w, st)| {
+                    canon.allowed(*st).iter().map(move |&(l, t)| {
+                        let mut w2 = w.clone();
+                        w2.push(l);
+                        (w2, t)
+                    })
+                })
+                .collect();
+        }
+        let superflip = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+        for (text, central) in [(superflip, true), ("R2 L2", false)] {
+            let p = seq(&c3, text);
+            let fixing = solver.symmetries.fixing(&p);
+            let rules = Rules::new(&solver, &p, &fixing, false);
+            assert_eq!(rules.rank.iter().any(|&r| r != 0), central, "{text}");
+            let view = rules.view();
+            let pairs: Vec<Vec<u32>> = tasks
+                .iter()
+                .map(|&(l, _, then)| std::iter::once(l).chain(then.map(|t| t.0)).collect())
+                .collect();
+            let keep = representatives(&pairs, &fixing);
+            let kept: std::collections::HashSet<&[u32]> = pairs
+                .iter()
+                .zip(&keep)
+                .filter(|(_, &k)| k)
+                .map(|(t, _)| t.as_slice())
+                .collect();
+            let key = |w: &mut dyn Iterator<Item = u32>| {
+                let w: Vec<u32> = w.collect();
+                let ranks: Vec<u32> = w.iter().map(|&l| rules.rank[l as usize]).collect();
+                (ranks, w)
+            };
+            let (mut least, mut cut) = (0, 0);
+            for (w, _) in &words {
+                let passes = kept.contains(&w[..2]) && {
+                    let mut tied = view.tied(&w[..2]);
+                    w[2..].iter().all(|&l| {
+                        let below = view.image_below(tied, l);
+                        tied = view.tied_after(tied, l);
+                        !below
+                    })
+                };
+                let own = key(&mut w.iter().copied());
+                let is_least = fixing
+                    .iter()
+                    .all(|m| key(&mut w.iter().map(|&l| m[l as usize])) >= own);
+                if is_least {
+                    assert!(passes, "{text}: {w:?}");
+                    least += 1;
+                } else if kept.contains(&w[..2]) && !passes {
+                    cut += 1;
+                }
+            }
+            assert!(least > 0 && cut > 0, "{text}: {least} {cut}");
+        }
     }
 }

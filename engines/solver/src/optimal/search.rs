@@ -22,8 +22,11 @@ struct Levels {
     /// (`applied`: made already).
     kids: Vec<Vec<u8>>,
     applied: Vec<Vec<bool>>,
-    /// The children the rotation and reversal rules leave out.
+    /// The children the rotation, reversal and image rules leave out.
     ruled: Vec<Vec<bool>>,
+    /// The symmetries that map the path to the node onto itself (see
+    /// [`Necklace::image_below`]).
+    tied: Vec<u64>,
     first: Vec<Vec<First>>,
     /// The children's bounds in progress, their upper bounds (as `ubs`), and the children
     /// not cut (so far).
@@ -96,6 +99,7 @@ impl Workspace {
                 kids: vec![Vec::new(); max_depth + 1],
                 applied: vec![Vec::new(); max_depth + 1],
                 ruled: vec![Vec::new(); max_depth + 1],
+                tied: vec![0; max_depth + 1],
                 kid_ubs: vec![Vec::new(); max_depth + 1],
                 probes: (0..=max_depth).map(|_| Vec::new()).collect(),
                 pending: vec![Vec::new(); max_depth + 1],
@@ -200,6 +204,7 @@ impl<'a> Search<'a> {
                 (1, g2, st2, p2)
             }
         };
+        self.levels.tied[depth] = self.rules.tied(&self.path);
         self.dfs(depth, g, st, period)?;
         Ok(None)
     }
@@ -296,6 +301,7 @@ impl<'a> Search<'a> {
         let choice = (hv, ht);
         self.shared.reset(self.s, choice);
         let floor = self.rules.floor(&self.path, period);
+        let tied = self.levels.tied[depth];
         let mut ruled = std::mem::take(&mut self.levels.ruled[depth]);
         ruled.clear();
         ruled.resize(allowed.len(), false);
@@ -304,6 +310,7 @@ impl<'a> Search<'a> {
                 || self
                     .rules
                     .reversed_below(&self.path, self.rules.rank[l as usize])
+                || (tied != 0 && self.rules.image_below(tied, l))
             {
                 ruled[ci] = true;
                 first.push(None);
@@ -382,7 +389,7 @@ impl<'a> Search<'a> {
         let mut pending = std::mem::take(&mut self.levels.pending[depth]);
         pending.clear();
         for (ci, &(l, _)) in allowed.iter().enumerate() {
-            // Left out by the rotation and reversal rules (in the first sweep).
+            // Left out by the rotation, reversal and image rules (in the first sweep).
             if ruled[ci] {
                 continue;
             }
@@ -539,6 +546,11 @@ impl<'a> Search<'a> {
             self.levels.vals[depth + 1].copy_from_slice(&kid_vals[ci * w..(ci + 1) * w]);
             self.levels.exact[depth + 1] = kept[ci].1;
             self.levels.excluded[depth + 1] = kid_excluded[ci];
+            self.levels.tied[depth + 1] = if tied != 0 {
+                self.rules.tied_after(tied, l)
+            } else {
+                0
+            };
             if let Err(e) = self.dfs(depth + 1, g2, next, p) {
                 result = Err(e);
             }
