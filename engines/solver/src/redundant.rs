@@ -206,7 +206,7 @@ fn forbidden(g: &Given, max_kept: usize, ctl: &Control) -> Option<(Vec<Word>, us
             return None;
         }
         if ranked {
-            next.par_sort_unstable_by_key(|&(w, _, _)| key(w));
+            next.par_sort_by_cached_key(|&(w, _, _)| key(w));
         }
         // The first of each position is kept, the others are forbidden factors.
         next.retain(|&(w, _, code)| {
