@@ -2,7 +2,8 @@
 //! databases on the position and on its inverse (a position and its inverse are at the
 //! same distance when every letter costs what its inverse costs), in parallel over the
 //! first moves (tasks of two letters, shared by the threads child by child). Positions
-//! fixed by symmetries search one task per class; central ones keep one rotation (and,
+//! fixed by symmetries search one image of each solution (one task per class, and below
+//! it the least image letter by letter); central ones keep one rotation (and,
 //! when self-inverse, one reversal) of each solution. Every solution is re-checked by
 //! applying it to the position.
 //!
@@ -16,7 +17,8 @@
 //!   to node by move tables.
 //! - `search`: the depth-first search of one thread below a task's first letters.
 //! - `schedule`: the tasks, their order, and the threads that share them.
-//! - `necklace`: the rotation and reversal rules of central positions.
+//! - `necklace`: the rules that keep one image of each solution (rotations and reversals
+//!   for central positions, symmetric images for symmetric ones).
 
 mod axes;
 mod bound;
