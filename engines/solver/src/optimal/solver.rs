@@ -550,9 +550,10 @@ impl Solver {
         let rules = Rules::new(self, position, &fixing, all);
         let (mut order, keys) =
             schedule::first_order(self, &tasks, &keep, &rules.rank, &start, &solved);
-        // Listing every solution needs every canonical sequence; the rule keeping one task
-        // per class keeps the least one when letters are numbered by family (see
-        // `redundant.rs`).
+        // Listing every solution needs every canonical sequence; the rules keeping one
+        // image of each solution keep the least one, letters compared by number, which is
+        // the refinement's order when letters are numbered by family (see `redundant.rs`
+        // and `necklace.rs`).
         let of_letter = &self.metric.families.of_letter;
         let may_refine = !all && (fixing.len() <= 1 || of_letter.is_sorted());
         loop {
@@ -610,7 +611,7 @@ impl Solver {
     /// The refined canonical automaton for the letters' `rank`s, made on first use (`None`
     /// when the metric does not allow it, or when `ctl` stops its making: then it is tried
     /// again next time). A few are kept, the last made.
-    pub(super) fn refined(&self, rank: &[u32], ctl: &Control) -> Option<Arc<Canon>> {
+    fn refined(&self, rank: &[u32], ctl: &Control) -> Option<Arc<Canon>> {
         let cached = |list: &Refined| list.iter().find(|(r, _)| r == rank).map(|(_, c)| c.clone());
         let lock = || self.refined.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(c) = cached(&lock()) {
