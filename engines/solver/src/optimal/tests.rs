@@ -617,10 +617,24 @@ fn a_split_subgroup_solves_as_the_whole_puzzle() {
     assert!(err.to_string().contains("never take it"), "{err}");
 }
 
+/// Two solvers with 4 MiB of tables: one that never refines its sequences, one that
+/// refines them from the first node.
+fn plain_and_refined(puzzle: &puz_core::Puzzle, m: &Metric) -> (Solver, Solver) {
+    let ctl = Control::default();
+    let with = |refine_after| OptimalOptions {
+        refine_after,
+        ..opts(4 << 20)
+    };
+    (
+        Solver::new(puzzle, m, &with(None), &ctl).unwrap(),
+        Solver::new(puzzle, m, &with(Some(0)), &ctl).unwrap(),
+    )
+}
+
 /// Searches that leave out the sequences with redundant factors from the first node
 /// (`refine_after: Some(0)`) find the same optimal costs, verified, in atm (where the
-/// factors are many) and htm; symmetric positions and every solution keep the plain
-/// sequences, with the same answers.
+/// factors are many) and htm; listing every solution keeps the plain sequences, with the
+/// same answers.
 #[test]
 fn refined_searches_keep_optimal_costs() {
     use rand::{Rng, SeedableRng};
@@ -630,16 +644,7 @@ fn refined_searches_keep_optimal_costs() {
         (Metric::atm(&c3, &FACES, &ctl).unwrap(), 6..9),
         (Metric::htm(&c3, &FACES, &ctl).unwrap(), 7..10),
     ] {
-        let plain = OptimalOptions {
-            refine_after: None,
-            ..opts(4 << 20)
-        };
-        let refined = OptimalOptions {
-            refine_after: Some(0),
-            ..opts(4 << 20)
-        };
-        let plain = Solver::new(&c3, &m, &plain, &ctl).unwrap();
-        let refined = Solver::new(&c3, &m, &refined, &ctl).unwrap();
+        let (plain, refined) = plain_and_refined(&c3, &m);
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
         for _ in 0..6 {
             let mut p = c3.identity();
@@ -672,20 +677,6 @@ fn refined_searches_keep_optimal_costs() {
 #[test]
 fn refined_searches_keep_the_rules_of_symmetric_and_central_positions() {
     let ctl = Control::default();
-    let solvers = |puzzle: &puz_core::Puzzle, m: &Metric| {
-        let plain = OptimalOptions {
-            refine_after: None,
-            ..opts(4 << 20)
-        };
-        let refined = OptimalOptions {
-            refine_after: Some(0),
-            ..opts(4 << 20)
-        };
-        (
-            Solver::new(puzzle, m, &plain, &ctl).unwrap(),
-            Solver::new(puzzle, m, &refined, &ctl).unwrap(),
-        )
-    };
     let same = |plain: &Solver, refined: &Solver, p: &Perm, what: &str| {
         let a = plain.solve(p, Wanted::Earliest, &ctl).unwrap();
         let b = refined.solve(p, Wanted::Earliest, &ctl).unwrap();
@@ -695,7 +686,7 @@ fn refined_searches_keep_the_rules_of_symmetric_and_central_positions() {
     };
     let c3 = cube3();
     let atm = Metric::atm(&c3, &FACES, &ctl).unwrap();
-    let (plain, refined) = solvers(&c3, &atm);
+    let (plain, refined) = plain_and_refined(&c3, &atm);
     for text in [
         "U2 D2 F2 B2 L2 R2",
         "R2 L2 U2 D2",
@@ -722,7 +713,7 @@ fn refined_searches_keep_the_rules_of_symmetric_and_central_positions() {
         .perms
         .iter()
         .all(|a| a.then(&flip) == flip.then(a)));
-    let (plain, refined) = solvers(&py, &htm);
+    let (plain, refined) = plain_and_refined(&py, &htm);
     // No symmetry of this Pyraminx keeps its letters; the rotation rule ranks each letter
     // alone.
     assert!(same(&plain, &refined, &flip, "pyraminx edges flipped").0 > 4);
