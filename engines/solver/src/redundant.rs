@@ -93,7 +93,8 @@ fn pruned_within(g: &Given, max_kept: usize, ctl: &Control) -> Option<(Canon, us
     // Ranks that differ must not undo the order of commuting families.
     let ranked = g.rank.iter().any(|&r| r != g.rank[0]);
     let ordered = (0..fams.list.len()).any(|f| (0..f).any(|h| fams.commute[f][h]));
-    if g.rank.len() != nl || ranked && ordered {
+    // A word's key holds a rank a byte.
+    if g.rank.len() != nl || g.rank.iter().any(|&r| r > 255) || ranked && ordered {
         return None;
     }
     if model.code_bits() > 128 {
