@@ -27,6 +27,8 @@ mod fixed;
 mod incremental;
 mod necklace;
 mod plan;
+#[cfg(test)]
+mod refine_tests;
 mod schedule;
 mod search;
 mod solver;
