@@ -421,7 +421,7 @@ mod tests {
             let view = rules.view();
             let pairs: Vec<Vec<u32>> = tasks
                 .iter()
-                .map(|&(l, _, then)| std::iter::once(l).chain(then.map(|t| t.0)).collect())
+                .map(|&(l, then)| std::iter::once(l).chain(then).collect())
                 .collect();
             let keep = representatives(&pairs, &fixing);
             let kept: std::collections::HashSet<&[u32]> = pairs

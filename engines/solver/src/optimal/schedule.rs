@@ -18,8 +18,9 @@ use std::sync::Mutex;
 /// `j` the place of the child in the task's node's list of children left.
 const SUB: usize = 1 << 20;
 
-/// A search task: the first letter, its automaton state, and the second letter with its state.
-pub(super) type Task = (u32, u32, Option<(u32, u32)>);
+/// A search task: the first letter and the second, if any (a search follows them through
+/// its own automaton, the plain one or its refinement).
+pub(super) type Task = (u32, Option<u32>);
 
 /// One task per canonical pair of first letters, so the threads stay busy to the end of an
 /// iteration (one task per first letter left one idle for long).
@@ -30,9 +31,9 @@ pub(super) fn tasks(canon: &Canon) -> Vec<Task> {
         .flat_map(|&(l1, st1)| {
             let then = canon.allowed(st1);
             let pairs: Vec<_> = if then.is_empty() {
-                vec![(l1, st1, None)]
+                vec![(l1, None)]
             } else {
-                then.iter().map(|&next| (l1, st1, Some(next))).collect()
+                then.iter().map(|&(l2, _)| (l1, Some(l2))).collect()
             };
             pairs
         })
@@ -55,8 +56,8 @@ pub(super) fn first_order(
     let mut order: Vec<usize> = (0..tasks.len())
         .filter(|&t| keep[t])
         .filter(|&t| {
-            let (l, _, then) = tasks[t];
-            then.is_none_or(|(l2, _)| rank[l2 as usize] >= rank[l as usize])
+            let (l, then) = tasks[t];
+            then.is_none_or(|l2| rank[l2 as usize] >= rank[l as usize])
         })
         .collect();
     let mut sc = s.scratch();
@@ -64,10 +65,10 @@ pub(super) fn first_order(
     let (mut a, mut b) = (vec![0u8; s.model.n], vec![0u8; s.model.n]);
     let key: Vec<u32> = tasks
         .iter()
-        .map(|&(l, _, then)| {
+        .map(|&(l, then)| {
             s.model.apply(&s.actions[l as usize], start, &mut a);
             let mut g = s.metric.cost[l as usize];
-            if let Some((l2, _)) = then {
+            if let Some(l2) = then {
                 s.model.apply(&s.actions[l2 as usize], &a, &mut b);
                 std::mem::swap(&mut a, &mut b);
                 g += s.metric.cost[l2 as usize];
@@ -215,7 +216,7 @@ impl Iteration<'_> {
                 base,
                 key: base,
                 claim: &claims[task],
-                claim_depth: if t.2.is_some() { 1 } else { 0 },
+                claim_depth: if t.1.is_some() { 1 } else { 0 },
             };
             let buffers = ws
                 .take()

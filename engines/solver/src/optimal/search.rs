@@ -168,13 +168,13 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Searches the task `(l, st, then)` from `start`: `Some(next bound)` when it ends at
+    /// Searches the task `(l, then)` from `start`: `Some(next bound)` when it ends at
     /// its first letters (cut, or solved), `None` once the search below them is done (its
     /// figures in `nodes` and `next_bound`).
     pub(super) fn task(
         &mut self,
         start: &[u8],
-        &(l, _, then): &Task,
+        &(l, then): &Task,
     ) -> Result<Option<u32>, SolveError> {
         // The task's states in the automaton followed: a refined one may refuse its
         // letters (their sequences are searched through others).
@@ -189,7 +189,7 @@ impl<'a> Search<'a> {
         }
         let (depth, g, st, period) = match then {
             None => (0, g, st, 1),
-            Some((l2, _)) => {
+            Some(l2) => {
                 // Refused after the first letter, which alone was tried above.
                 let Some(st2) = self.canon.next(st, l2) else {
                     return Ok(Some(u32::MAX));
@@ -310,7 +310,7 @@ impl<'a> Search<'a> {
                 || self
                     .rules
                     .reversed_below(&self.path, self.rules.rank[l as usize])
-                || (tied != 0 && self.rules.image_below(tied, l))
+                || self.rules.image_below(tied, l)
             {
                 ruled[ci] = true;
                 first.push(None);
@@ -546,11 +546,7 @@ impl<'a> Search<'a> {
             self.levels.vals[depth + 1].copy_from_slice(&kid_vals[ci * w..(ci + 1) * w]);
             self.levels.exact[depth + 1] = kept[ci].1;
             self.levels.excluded[depth + 1] = kid_excluded[ci];
-            self.levels.tied[depth + 1] = if tied != 0 {
-                self.rules.tied_after(tied, l)
-            } else {
-                0
-            };
+            self.levels.tied[depth + 1] = self.rules.tied_after(tied, l);
             if let Err(e) = self.dfs(depth + 1, g2, next, p) {
                 result = Err(e);
             }

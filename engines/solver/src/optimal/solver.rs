@@ -543,7 +543,7 @@ impl Solver {
         let keep = representatives(
             &tasks
                 .iter()
-                .map(|&(l, _, then)| std::iter::once(l).chain(then.map(|t| t.0)).collect())
+                .map(|&(l, then)| std::iter::once(l).chain(then).collect())
                 .collect::<Vec<Vec<u32>>>(),
             &fixing,
         );
