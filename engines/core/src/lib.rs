@@ -13,6 +13,7 @@
 
 pub mod control;
 pub mod count;
+pub mod hash;
 pub mod perm;
 pub mod progress;
 pub mod puzzle;

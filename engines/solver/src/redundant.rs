@@ -30,10 +30,10 @@
 use crate::canon::Canon;
 use crate::metric::Metric;
 use crate::model::{Action, Model};
+use puz_core::hash::FastSet;
 use puz_core::Control;
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How many sequences the enumeration may keep, in all: the factors' length grows while
@@ -156,9 +156,9 @@ fn forbidden(g: &Given, max_kept: usize, ctl: &Control) -> Option<(Vec<Word>, us
         (ranks.chain(letters.map(|l| place[l]))).fold(0u128, |k, b| k << 8 | b as u128)
     };
     let solved = model.encode(&model.solved());
-    let mut seen: HashSet<u128, BuildHasherDefault<Mix>> = HashSet::default();
+    let mut seen: FastSet<u128> = FastSet::default();
     seen.insert(solved);
-    let mut bad: HashSet<u64, BuildHasherDefault<Mix>> = HashSet::default();
+    let mut bad: FastSet<u64> = FastSet::default();
     let mut found = Vec::new();
     // Kept sequences of the last length: (word, canonical state, position's code), in
     // order.
@@ -223,30 +223,6 @@ fn forbidden(g: &Given, max_kept: usize, ctl: &Control) -> Option<(Vec<Word>, us
         len += 1;
     }
     Some((found, len))
-}
-
-/// A hasher for positions' codes (the default one is several times slower here, and no
-/// input is adversarial).
-#[derive(Default)]
-struct Mix(u64);
-
-impl Hasher for Mix {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.write_u128(x as u128);
-    }
-    fn write_u128(&mut self, x: u128) {
-        let h = (x as u64) ^ ((x >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.0 = (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        self.0 ^= self.0 >> 32;
-    }
 }
 
 /// The canonical automaton times Aho-Corasick's over `factors`.
@@ -327,6 +303,7 @@ fn automaton(factors: &[Word], nl: usize, canon: &Canon) -> Canon {
 mod tests {
     use super::*;
     use crate::testsupport::{actions_of, cube3};
+    use std::collections::HashSet;
 
     const FACES: [&str; 6] = ["U", "D", "R", "L", "F", "B"];
 
