@@ -37,6 +37,7 @@ mod flip;
 mod lanes;
 mod locator;
 mod pairs;
+mod pairs_levels;
 mod pattern;
 mod products;
 #[cfg(test)]

@@ -16,12 +16,16 @@
 //! many entries of the level their target blocks hold (counted once a level, a share of
 //! 255 a class): most entries are found by the first letter or two, and a block without
 //! any is not read at all. Only the entries no letter reaches still try every letter.
+//!
+//! A fill of pairs chooses its base and may leave out its last level as
+//! [`super::pairs_levels`] says; the sample it goes by is drawn here.
 
 use super::coord_fill::{backward, levels};
 use super::coords::{Coords, MAX_PARTS};
 use super::entries::{Entries, Nibbles, Pairs};
 use super::fill::Meter;
 use super::pairs;
+use super::pairs_levels::{draw, Base, SAMPLE_CLASSES, SAMPLE_PER_CLASS};
 use super::sym_rest::{self, PartsNext, MAX_NEXT};
 use super::symmetric::Reduction;
 use crate::bigbuf::BigBuf;
@@ -112,6 +116,47 @@ impl<E: Entries> Fill<'_, E> {
             };
             out[class as usize].store(share, Relaxed);
         });
+    }
+
+    /// Of a sample of the unreached entries (a fixed draw of classes, and of entries in
+    /// each), how many were drawn and how many no letter leads to from an entry of code
+    /// `at`: those that lie past the next level (unit costs).
+    fn sample_past(&self, t: &[AtomicU8], at: u8, cost: &[u32]) -> (u64, u64) {
+        let red = self.red;
+        let rest = red.rest_size;
+        let lv = Level {
+            t,
+            d: 0,
+            at,
+            new: at,
+            cost,
+            unit: true,
+            moves: &self.back,
+            next: self.next.as_ref().map(|n| &n[1]),
+            parts_next: self.parts_next.as_ref().map(|n| &n[1]),
+            density: None,
+        };
+        (0..SAMPLE_CLASSES)
+            .into_par_iter()
+            .map(|k| {
+                let class = draw(k) % red.classes;
+                let mut to = vec![Target::default(); self.letters];
+                self.targets(class, &self.back, &mut to);
+                let (mut drawn, mut past) = (0, 0);
+                for j in 0..SAMPLE_PER_CLASS {
+                    let r = draw(SAMPLE_CLASSES + k * SAMPLE_PER_CLASS + j) % rest;
+                    if E::get(t, class * rest + r) != E::UNREACHED {
+                        continue;
+                    }
+                    drawn += 1;
+                    let hit = to.iter().enumerate().any(|(l, target)| {
+                        E::get(t, target.base + self.rest_to(&lv, l, target.sym, r)) == at
+                    });
+                    past += !hit as u64;
+                }
+                (drawn, past)
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 
     /// Sets entry `j` and the entries its class's stabiliser makes of it to `lv.new`
@@ -492,34 +537,6 @@ enum Tabulate {
     No,
 }
 
-/// When a fill of pairs turns its reached entries to code 0 (see `pairs.rs`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Base {
-    /// Before the level whose entries, foreseen from the growth of the last one, would
-    /// bring the table past a quarter.
-    Rule,
-    /// Before level `d` (tests).
-    #[cfg(test)]
-    At(u8),
-}
-
-impl Base {
-    /// Whether the entries up to `d` become the base, before level `d` (`filled` entries,
-    /// `frontier` at `d`, `last` at `d - 1`, of `size`).
-    fn now(self, d: u8, filled: u64, frontier: u64, last: u64, size: u64) -> bool {
-        match self {
-            Base::Rule => {
-                d >= 1
-                    && last > 0
-                    && 4 * (filled as u128 + frontier as u128 * frontier as u128 / last as u128)
-                        > size as u128
-            }
-            #[cfg(test)]
-            Base::At(b) => d == b,
-        }
-    }
-}
-
 /// [`fill_symmetric`] in entries `E`, the rest's moves tabulated as `tabulate` says, and
 /// for pairs the base chosen as `when` says. Costs other than 1 need nibbles.
 fn fill<E: Entries>(
@@ -616,6 +633,12 @@ fn fill<E: Entries>(
                     true
                 }
                 u8::MAX => true,
+                // The last level, left out when the entries past it are few: the rest
+                // reads base + 2.
+                b if d == b + 1 && when.leaves_out_last(|| f.sample_past(t, codes(d).0, cost)) => {
+                    pairs::cap(t, c.size);
+                    false
+                }
                 // Two levels after the base: the rest is base + 3 or more.
                 b => d < b + 2,
             }
