@@ -194,16 +194,8 @@ pub fn prefetch_entries(t: &[AtomicU8], lo: u64, n: u64) {
 /// every entry reached so far is at most `base`, and the next levels are written as
 /// 1 and 2. (Between two levels of a fill: no other thread writes.)
 pub fn to_base(t: &[AtomicU8], size: u64, base: u8) {
-    let lines = size.div_ceil(PER_LINE) as usize;
-    t[..lines * LINE as usize]
-        .par_chunks(LINE as usize)
-        .for_each(|line| {
-            for x in &line[1..] {
-                // A field stays 3 when both its bits are set, else it becomes 0.
-                let v = x.load(Relaxed);
-                x.store((v & (v >> 1) & 0x55) * 3, Relaxed);
-            }
-        });
+    // A field stays 3 when both its bits are set, else it becomes 0.
+    let lines = recode(t, size, |v| (v & (v >> 1) & 0x55) * 3);
     t[lines * LINE as usize].store(base, Relaxed);
 }
 
@@ -211,16 +203,22 @@ pub fn to_base(t: &[AtomicU8], size: u64, base: u8) {
 /// level is left out: each is at least base + 2. (Between two levels: no other thread
 /// writes.)
 pub fn cap(t: &[AtomicU8], size: u64) {
+    // A field with both bits set loses its low one; 0, 1 and 2 stay.
+    recode(t, size, |v| v & !(v & (v >> 1) & 0x55));
+}
+
+/// Rewrites every byte of entries (not the lines' first bytes) of a table of `size`
+/// entries as `f` says; how many lines it has.
+fn recode(t: &[AtomicU8], size: u64, f: impl Fn(u8) -> u8 + Sync) -> usize {
     let lines = size.div_ceil(PER_LINE) as usize;
     t[..lines * LINE as usize]
         .par_chunks(LINE as usize)
         .for_each(|line| {
             for x in &line[1..] {
-                // A field with both bits set loses its low one; 0, 1 and 2 stay.
-                let v = x.load(Relaxed);
-                x.store(v & !(v & (v >> 1) & 0x55), Relaxed);
+                x.store(f(x.load(Relaxed)), Relaxed);
             }
         });
+    lines
 }
 
 /// How many entries hold each value (codes 0 as their half line's smallest level).
