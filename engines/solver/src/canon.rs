@@ -91,6 +91,11 @@ impl Canon {
         }
     }
 
+    /// Its states, letters and successor table (see [`Canon::from_table`]).
+    pub(crate) fn parts(&self) -> (usize, usize, &[u32]) {
+        (self.states, self.letters, &self.table)
+    }
+
     /// The state after `letter`, or `None` when the sequence would not be canonical.
     #[inline]
     pub fn next(&self, state: u32, letter: u32) -> Option<u32> {

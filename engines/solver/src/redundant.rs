@@ -46,19 +46,25 @@ const BYTES_A_SEQUENCE: u64 = 128;
 /// The longest factor looked for.
 const MAX_LEN: usize = 7;
 
+/// The most sequences the enumeration may keep with the memory `ctl` leaves.
+pub fn kept_limit(ctl: &Control) -> usize {
+    let room = ctl.memory_left() / 8 / BYTES_A_SEQUENCE;
+    MAX_KEPT.min(usize::try_from(room).unwrap_or(usize::MAX))
+}
+
 /// The refined automaton for the letters' `rank`s (all equal but where the rotation rule
-/// ranks them), with the length of its longest forbidden factor (`None` when the metric
-/// does not allow the argument above, or no factor is found).
+/// ranks them), keeping at most `max_kept` sequences (see [`kept_limit`]), with the
+/// length of its longest forbidden factor (`None` when the metric does not allow the
+/// argument above, or no factor is found).
 pub fn pruned(
     model: &Model,
     actions: &[Action],
     metric: &Metric,
     canon: &Canon,
     rank: &[u32],
+    max_kept: usize,
     ctl: &Control,
 ) -> Option<(Canon, usize)> {
-    let room = ctl.memory_left() / 8 / BYTES_A_SEQUENCE;
-    let max_kept = MAX_KEPT.min(usize::try_from(room).unwrap_or(usize::MAX));
     let given = Given {
         model,
         actions,
@@ -506,7 +512,8 @@ mod tests {
         let within = |bytes: u64| {
             let mut ctl = Control::default();
             ctl.memory_limit = bytes;
-            pruned(&model, &acts, &atm, &canon, &[0; 45], &ctl).map(|(_, len)| len)
+            let kept = kept_limit(&ctl);
+            pruned(&model, &acts, &atm, &canon, &[0; 45], kept, &ctl).map(|(_, len)| len)
         };
         assert_eq!(within(8 * BYTES_A_SEQUENCE * 50_000), Some(3));
         assert_eq!(within(8 * BYTES_A_SEQUENCE * 1_000), None);
@@ -524,6 +531,7 @@ mod tests {
             &qtm,
             &canon,
             &vec![0; qtm.len()],
+            MAX_KEPT,
             &Control::default()
         )
         .is_none());

@@ -29,6 +29,7 @@ mod necklace;
 mod plan;
 #[cfg(test)]
 mod refine_tests;
+mod refined;
 mod schedule;
 mod search;
 mod solver;

@@ -111,3 +111,48 @@ fn refined_searches_keep_the_rules_of_symmetric_and_central_positions() {
     assert_eq!(made.len(), 1);
     assert!(made[0].0.iter().any(|&r| r != made[0].0[0]) && made[0].1.is_some());
 }
+
+/// A solver with a cache folder saves the refined automaton it makes, and another one
+/// reads it from there: shown by a different automaton saved under its name, which the
+/// next solver then uses.
+#[test]
+fn refined_automata_are_saved_beside_the_tables_and_read_back() {
+    let c3 = cube3();
+    let ctl = Control::default();
+    let m = Metric::atm(&c3, &FACES, &ctl).unwrap();
+    let dir = std::env::temp_dir().join(format!("puz-refined-solver-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let with = OptimalOptions {
+        refine_after: Some(0),
+        cache: Some(dir.clone()),
+        ..opts(4 << 20)
+    };
+    let p = seq(&c3, "R U2 F' L D2 B R'");
+    let made = |s: &Solver| {
+        let list = s.refined.lock().unwrap();
+        let (rank, c) = &list[0];
+        (rank.clone(), c.clone().expect("refined"))
+    };
+    let first = Solver::new(&c3, &m, &with, &ctl).unwrap();
+    let a = first.solve(&p, Wanted::Earliest, &ctl).unwrap();
+    let (rank, canon) = made(&first);
+    let recipe = crate::pdb::refined_cache::Recipe {
+        puzzle_key: first.saved.as_ref().unwrap().1,
+        actions: &first.actions,
+        cost: &first.metric.cost,
+        canon: &first.canon,
+        rank: &rank,
+        max_kept: crate::redundant::kept_limit(&ctl),
+    };
+    let file = crate::pdb::refined_cache::file(&dir, &recipe);
+    let (saved, _) = crate::pdb::refined_cache::load(&file, m.len()).expect("saved");
+    assert_eq!(saved.parts(), canon.parts());
+    // The plain automaton under that name: the next solver reads it, not its own.
+    crate::pdb::refined_cache::save(&file, (&first.canon, 1), "test", &ctl);
+    let second = Solver::new(&c3, &m, &with, &ctl).unwrap();
+    let b = second.solve(&p, Wanted::Earliest, &ctl).unwrap();
+    assert_eq!(made(&second).1.parts(), first.canon.parts());
+    assert_ne!(canon.parts(), first.canon.parts());
+    assert!(a.verified && b.verified && a.cost == b.cost && a.cost == 7);
+    let _ = std::fs::remove_dir_all(&dir);
+}

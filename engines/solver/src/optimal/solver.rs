@@ -6,6 +6,7 @@ use super::ends::{final_letters, mask_of};
 use super::fixed::fixed_lookups;
 use super::incremental::Incremental;
 use super::necklace::{reversals_stay_canonical, rotations_stay_canonical, Rules};
+use super::refined::Refined;
 use super::schedule::{self, Iteration};
 use super::{Optimal, OptimalOptions, Solution, Wanted};
 use crate::canon::Canon;
@@ -17,14 +18,7 @@ use crate::split::Split;
 use crate::symmetry::{representatives, Symmetries};
 use puz_core::{count, Control, Perm, Puzzle};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
-
-/// How many refined automata a solver keeps (one per ranks of the letters: most
-/// positions need the one of equal ranks, a central one another).
-const KEPT_REFINED: usize = 4;
-
-/// Refined automata by the letters' ranks they were made for.
-type Refined = Vec<(Vec<u32>, Option<Arc<Canon>>)>;
+use std::sync::Mutex;
 
 /// A solver for one puzzle and metric, keeping its tables for many positions.
 pub struct Solver {
@@ -36,6 +30,9 @@ pub struct Solver {
     /// once a search is large enough to repay it: per ranks of the letters (all 0 but
     /// under the rotation rule), `None` where the metric does not allow it.
     pub(super) refined: Mutex<Refined>,
+    /// Where refined automata are saved and read back (`pdb/refined_cache.rs`): the
+    /// cache folder, the puzzle's key and its title.
+    pub(super) saved: Option<(PathBuf, u64, String)>,
     pub(super) heuristic: Heuristic,
     /// Symmetries `c` of the puzzle whose conjugation maps the letters onto the letters:
     /// `c^-1 p c` is as far from solved as `p`, so the tables are also looked up on it
@@ -452,6 +449,13 @@ impl Solver {
             actions,
             canon,
             refined: Mutex::new(Vec::new()),
+            saved: opts.cache.clone().map(|dir| {
+                (
+                    dir,
+                    puzzle_key(puzzle),
+                    format!("{}, {}", puzzle.name, metric.name),
+                )
+            }),
             heuristic,
             degree: puzzle.degree(),
             max_cost: opts.max_cost,
@@ -606,38 +610,6 @@ impl Solver {
             bound = out.next;
             order = schedule::reorder(&order, &keys, &out.sizes);
         }
-    }
-
-    /// The refined canonical automaton for the letters' `rank`s, made on first use (`None`
-    /// when the metric does not allow it, or when `ctl` stops its making: then it is tried
-    /// again next time). A few are kept, the last made.
-    fn refined(&self, rank: &[u32], ctl: &Control) -> Option<Arc<Canon>> {
-        let cached = |list: &Refined| list.iter().find(|(r, _)| r == rank).map(|(_, c)| c.clone());
-        let lock = || self.refined.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(c) = cached(&lock()) {
-            return c;
-        }
-        let made = crate::redundant::pruned(
-            &self.model,
-            &self.actions,
-            &self.metric,
-            &self.canon,
-            rank,
-            ctl,
-        );
-        if ctl.check().is_err() {
-            return None;
-        }
-        let mut list = lock();
-        if let Some(c) = cached(&list) {
-            return c;
-        }
-        if list.len() == KEPT_REFINED {
-            list.remove(0);
-        }
-        let made = made.map(|(c, _)| Arc::new(c));
-        list.push((rank.to_vec(), made.clone()));
-        made
     }
 
     /// The lower bound of the position `start` (not solved), with fresh buffers.

@@ -9,10 +9,23 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// FNV-1a, for cache keys.
-fn fnv(bytes: &[u8], mut h: u64) -> u64 {
+pub(super) fn fnv(bytes: &[u8], mut h: u64) -> u64 {
     for &b in bytes {
         h ^= b as u64;
         h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+/// A checksum of the bytes, word by word (a flipped bit anywhere changes it), for the
+/// small files saved beside the tables.
+pub(super) fn checksum(bytes: &[u8]) -> u64 {
+    let mut h = 0x9e37_79b9_7f4a_7c15u64 ^ bytes.len() as u64;
+    for w in bytes.chunks(8) {
+        let mut b = [0u8; 8];
+        b[..w.len()].copy_from_slice(w);
+        h = (h ^ u64::from_le_bytes(b)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 29;
     }
     h
 }

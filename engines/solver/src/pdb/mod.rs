@@ -40,6 +40,7 @@ mod pairs;
 mod pairs_levels;
 mod pattern;
 mod products;
+pub(crate) mod refined_cache;
 #[cfg(test)]
 pub(crate) use products::reachable;
 mod sweep;

@@ -4,7 +4,7 @@
 //! The file is named by the reduction's recipe, so `puz cache` lists and clears it with
 //! the tables; a file whose checksum or classes do not agree is ignored.
 
-use super::cache::{load_bytes, store, FILE_PREFIX, FILE_SUFFIX};
+use super::cache::{checksum, load_bytes, store, FILE_PREFIX, FILE_SUFFIX};
 use crate::bigbuf::BigU32;
 use puz_core::Control;
 use std::path::{Path, PathBuf};
@@ -19,18 +19,6 @@ pub(super) struct Classes {
 
 /// Kept apart from the names of tables, which hash other things.
 const SALT: u64 = 0x636c_6173_7365_7321;
-
-/// A checksum of the bytes, word by word (a flipped bit anywhere changes it).
-fn checksum(bytes: &[u8]) -> u64 {
-    let mut h = 0x9e37_79b9_7f4a_7c15u64 ^ bytes.len() as u64;
-    for w in bytes.chunks(8) {
-        let mut b = [0u8; 8];
-        b[..w.len()].copy_from_slice(w);
-        h = (h ^ u64::from_le_bytes(b)).wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 29;
-    }
-    h
-}
 
 /// The file of the classes of the reduction with this recipe.
 pub(super) fn file(dir: &Path, recipe: u64) -> PathBuf {
