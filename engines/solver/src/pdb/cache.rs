@@ -19,7 +19,7 @@ pub(super) fn fnv(bytes: &[u8], mut h: u64) -> u64 {
 
 /// A checksum of the bytes, word by word (a flipped bit anywhere changes it), for the
 /// small files saved beside the tables.
-pub(super) fn checksum(bytes: &[u8]) -> u64 {
+fn checksum(bytes: &[u8]) -> u64 {
     let mut h = 0x9e37_79b9_7f4a_7c15u64 ^ bytes.len() as u64;
     for w in bytes.chunks(8) {
         let mut b = [0u8; 8];
@@ -156,6 +156,23 @@ pub(super) fn load_bytes(path: &Path) -> Option<Vec<u8>> {
     let mut bytes = vec![0u8; usize::try_from(size).ok()?];
     f.read_exact(&mut bytes).ok()?;
     Some(bytes)
+}
+
+/// The bytes [`save_checked`] saved in `path`, if the file is whole and its checksum
+/// agrees.
+pub(super) fn load_checked(path: &Path) -> Option<Vec<u8>> {
+    let mut bytes = load_bytes(path)?;
+    let sum = bytes.split_off(bytes.len().checked_sub(8)?);
+    (checksum(&bytes).to_le_bytes()[..] == sum[..]).then_some(bytes)
+}
+
+/// Saves `bytes` with their checksum to `path` whole or not at all, and `what` they are
+/// beside it (errors are ignored: what the file holds is made again next time).
+pub(super) fn save_checked(path: &Path, mut bytes: Vec<u8>, what: &str, ctl: &Control) {
+    let sum = checksum(&bytes);
+    bytes.extend_from_slice(&sum.to_le_bytes());
+    let _ = std::fs::write(description_file(path), format!("{what}\n"));
+    let _ = store(path, &bytes, ctl);
 }
 
 /// Writes a table to `path` whole or not at all: to a temporary name first, renamed when

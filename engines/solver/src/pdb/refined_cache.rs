@@ -6,7 +6,7 @@
 //! lists and clears it with the tables; a file whose checksum or transitions do not
 //! agree is ignored.
 
-use super::cache::{checksum, fnv, load_bytes, store, FILE_PREFIX, FILE_SUFFIX};
+use super::cache::{fnv, load_checked, save_checked, FILE_PREFIX, FILE_SUFFIX};
 use crate::canon::Canon;
 use crate::model::Action;
 use puz_core::Control;
@@ -47,11 +47,7 @@ pub(crate) fn file(dir: &Path, r: &Recipe) -> PathBuf {
 /// longest forbidden factor, if whole and consistent (every transition to a state or
 /// refused).
 pub(crate) fn load(path: &Path, letters: usize) -> Option<(Canon, usize)> {
-    let mut bytes = load_bytes(path)?;
-    let sum = bytes.split_off(bytes.len().checked_sub(8)?);
-    if checksum(&bytes).to_le_bytes()[..] != sum[..] {
-        return None;
-    }
+    let bytes = load_checked(path)?;
     let word = |at: usize| {
         bytes
             .get(at..at + 8)
@@ -82,10 +78,7 @@ pub(crate) fn save(path: &Path, (canon, len): (&Canon, usize), what: &str, ctl: 
     for x in table {
         bytes.extend_from_slice(&x.to_le_bytes());
     }
-    let sum = checksum(&bytes);
-    bytes.extend_from_slice(&sum.to_le_bytes());
-    let _ = std::fs::write(path.with_extension("txt"), format!("{what}\n"));
-    let _ = store(path, &bytes, ctl);
+    save_checked(path, bytes, what, ctl);
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! The file is named by the reduction's recipe, so `puz cache` lists and clears it with
 //! the tables; a file whose checksum or classes do not agree is ignored.
 
-use super::cache::{checksum, load_bytes, store, FILE_PREFIX, FILE_SUFFIX};
+use super::cache::{load_checked, save_checked, FILE_PREFIX, FILE_SUFFIX};
 use crate::bigbuf::BigU32;
 use puz_core::Control;
 use std::path::{Path, PathBuf};
@@ -29,11 +29,7 @@ pub(super) fn file(dir: &Path, recipe: u64) -> PathBuf {
 /// consistent: every key in a class whose representative is a key, and each
 /// representative in its own class by the identity.
 pub(super) fn load(path: &Path, keys: u64, syms: usize) -> Option<Classes> {
-    let mut bytes = load_bytes(path)?;
-    let sum = bytes.split_off(bytes.len().checked_sub(8)?);
-    if checksum(&bytes).to_le_bytes()[..] != sum[..] {
-        return None;
-    }
+    let bytes = load_checked(path)?;
     let classes = u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
     if classes == 0 || classes > keys || bytes.len() as u64 != 8 + 4 * keys + 12 * classes {
         return None;
@@ -78,10 +74,7 @@ pub(super) fn save(path: &Path, c: &Classes, what: &str, ctl: &Control) {
     for m in &c.stab {
         bytes.extend_from_slice(&m.to_le_bytes());
     }
-    let sum = checksum(&bytes);
-    bytes.extend_from_slice(&sum.to_le_bytes());
-    let _ = std::fs::write(path.with_extension("txt"), format!("{what}\n"));
-    let _ = store(path, &bytes, ctl);
+    save_checked(path, bytes, what, ctl);
 }
 
 #[cfg(test)]
