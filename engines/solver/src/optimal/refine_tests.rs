@@ -141,6 +141,7 @@ fn refined_automata_are_saved_beside_the_tables_and_read_back() {
         actions: &first.actions,
         cost: &first.metric.cost,
         canon: &first.canon,
+        families: &first.metric.families.of_letter,
         rank: &rank,
         max_kept: crate::redundant::kept_limit(&ctl),
     };

@@ -51,6 +51,7 @@ impl Solver {
                 actions: &self.actions,
                 cost: &self.metric.cost,
                 canon: &self.canon,
+                families: &self.metric.families.of_letter,
                 rank,
                 max_kept,
             };

@@ -2,7 +2,7 @@
 //! one enumerates a million short sequences, a fraction of a second in every process that
 //! refines a search; reading it back is one small file. The file is named by what the
 //! automaton is made from (the puzzle, the letters with their costs, the canonical
-//! automaton, the letters' ranks, the sequences the enumeration may keep), so `puz cache`
+//! automaton, the letters' families and ranks, the sequences the enumeration may keep), so `puz cache`
 //! lists and clears it with the tables; a file whose checksum or transitions do not
 //! agree is ignored.
 
@@ -21,6 +21,8 @@ pub(crate) struct Recipe<'a> {
     pub actions: &'a [Action],
     pub cost: &'a [u32],
     pub canon: &'a Canon,
+    /// The family of each letter (the enumeration orders letters by family first).
+    pub families: &'a [usize],
     pub rank: &'a [u32],
     pub max_kept: usize,
 }
@@ -38,6 +40,9 @@ pub(crate) fn file(dir: &Path, r: &Recipe) -> PathBuf {
     key = fnv(&(letters as u64).to_le_bytes(), key);
     for &x in table.iter().chain(r.rank) {
         key = fnv(&x.to_le_bytes(), key);
+    }
+    for &f in r.families {
+        key = fnv(&(f as u64).to_le_bytes(), key);
     }
     key = fnv(&(r.max_kept as u64).to_le_bytes(), key);
     dir.join(format!("{FILE_PREFIX}{key:016x}{FILE_SUFFIX}"))
@@ -99,11 +104,17 @@ mod tests {
             actions: &[],
             cost: &[],
             canon: &canon,
+            families: &[0, 1, 2],
             rank,
             max_kept: 100,
         };
         let f = file(&dir, &recipe(&[0, 0, 0]));
         assert_ne!(f, file(&dir, &recipe(&[0, 1, 0])), "ranks name the file");
+        let other = Recipe {
+            families: &[0, 0, 1],
+            ..recipe(&[0, 0, 0])
+        };
+        assert_ne!(f, file(&dir, &other), "families name the file");
         save(&f, (&canon, 3), "test", &ctl);
         let (got, len) = load(&f, 3).expect("read back");
         assert_eq!((got.parts().2, got.states, len), (&table[..], 4, 3));
