@@ -3,6 +3,9 @@
 //! the unreached entries says how many lie past it ([`super::sym_fill`] draws it), and
 //! when they are few every unreached entry reads base + 2 instead.
 
+use puz_core::hash::FoldHasher;
+use std::hash::Hasher;
+
 /// Classes drawn, and entries drawn in each, when a fill of pairs samples its
 /// unreached entries before the last level (see `sym_fill.rs`).
 pub(super) const SAMPLE_CLASSES: u64 = 4096;
@@ -15,13 +18,12 @@ pub(super) const SAMPLE_PER_CLASS: u64 = 16;
 const PAST_SHARE: u64 = 100;
 const MIN_SAMPLE: u64 = 1000;
 
-/// SplitMix64's finaliser: a fixed, well-spread sequence of draws (the tables must come
-/// out the same from one build to the next).
+/// The `x`-th of a fixed, well-spread sequence of draws (the tables must come out the
+/// same from one build to the next): SplitMix64's finaliser, as the project's hasher.
 pub(super) fn draw(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    let mut h = FoldHasher::default();
+    h.write_u64(x);
+    h.finish()
 }
 
 /// When a fill of pairs turns its reached entries to code 0 (see `pairs.rs`), and
@@ -72,5 +74,16 @@ impl Base {
         };
         let (drawn, past) = sample();
         drawn >= MIN_SAMPLE && past * share <= drawn
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn draws_are_splitmix64() {
+        // SplitMix64's first outputs from seed 0 (its state steps by the golden gamma).
+        let gamma = 0x9e37_79b9_7f4a_7c15u64;
+        assert_eq!(super::draw(0), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(super::draw(gamma), 0x6e78_9e6a_a1b9_65f4);
     }
 }

@@ -12,9 +12,6 @@ use crate::model::Action;
 use puz_core::Control;
 use std::path::{Path, PathBuf};
 
-/// Kept apart from the names of tables and classes, which hash other things.
-const SALT: u64 = 0x7265_6669_6e65_6421;
-
 /// What a refined automaton is made from (see [`crate::redundant::pruned`]).
 pub(crate) struct Recipe<'a> {
     pub puzzle_key: u64,
@@ -29,7 +26,8 @@ pub(crate) struct Recipe<'a> {
 
 /// The file of the refined automaton made from `r`.
 pub(crate) fn file(dir: &Path, r: &Recipe) -> PathBuf {
-    let mut key = fnv(b"puz-refined-v1", r.puzzle_key ^ SALT);
+    // Its own prefix keeps it apart from the names of tables and classes.
+    let mut key = fnv(b"puz-refined-v1", r.puzzle_key);
     for (l, a) in r.actions.iter().enumerate() {
         key = fnv(&a.src, key);
         key = fnv(&a.add, key);
