@@ -219,11 +219,18 @@ fn letter_group(p: &Puzzle, m: &Metric) -> Group {
 }
 
 /// `PUZ_REFINE=off` keeps every canonical sequence (no refinement, see puz-solver's
-/// `redundant.rs`); `PUZ_REFINE=N` refines after N nodes.
+/// `redundant.rs`); `PUZ_REFINE=N` refines after N nodes. `PUZ_FINE=off` searches every
+/// cost in pairs of first letters ordered by their bound (see puz-solver's `heads.rs`);
+/// `PUZ_FINE=X` in fine heads once the cost before took X nodes a head.
 fn refine_from_env(opts: &mut OptimalOptions) {
     match std::env::var("PUZ_REFINE").as_deref() {
         Ok("off") => opts.refine_after = None,
         Ok(n) => opts.refine_after = Some(n.parse().expect("PUZ_REFINE: off or a number")),
+        Err(_) => {}
+    }
+    match std::env::var("PUZ_FINE").as_deref() {
+        Ok("off") => opts.fine_after = None,
+        Ok(n) => opts.fine_after = Some(n.parse().expect("PUZ_FINE: off or a number")),
         Err(_) => {}
     }
 }

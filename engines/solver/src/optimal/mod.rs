@@ -24,6 +24,7 @@ mod axes;
 mod bound;
 mod ends;
 mod fixed;
+mod heads;
 mod incremental;
 mod necklace;
 mod plan;
@@ -71,6 +72,10 @@ pub struct OptimalOptions {
     /// per solver (and once more for the rotation rule of a central position), in about
     /// the time of a few hundred thousand nodes.
     pub refine_after: Option<u64>,
+    /// A cost is searched in fine heads (see `heads.rs`), in the order of their sizes at
+    /// the cost before, once that cost took this many nodes for each fine head (`None`:
+    /// never: pairs of first letters in order of their bound).
+    pub fine_after: Option<f64>,
 }
 
 impl Default for OptimalOptions {
@@ -84,6 +89,7 @@ impl Default for OptimalOptions {
             max_cost: 40,
             conjugates: MAX_CONJUGATORS,
             refine_after: Some(10_000),
+            fine_after: Some(heads::NODES_PER_TASK),
         }
     }
 }

@@ -398,7 +398,7 @@ mod tests {
         let atm = Metric::atm(&c3, &FACES, &ctl).unwrap();
         let solver = Solver::new(&c3, &atm, &opts(1 << 20), &ctl).unwrap();
         let canon = &solver.canon;
-        let tasks = super::super::schedule::tasks(canon);
+        let tasks = super::super::heads::tasks(canon, 2);
         let mut words: Vec<(Vec<u32>, u32)> = vec![(vec![], 0)];
         for _ in 0..4 {
             words = words
@@ -419,10 +419,7 @@ mod tests {
             let rules = Rules::new(&solver, &p, &fixing, false);
             assert_eq!(rules.rank.iter().any(|&r| r != 0), central, "{text}");
             let view = rules.view();
-            let pairs: Vec<Vec<u32>> = tasks
-                .iter()
-                .map(|&(l, then)| std::iter::once(l).chain(then).collect())
-                .collect();
+            let pairs: Vec<Vec<u32>> = tasks.iter().map(|t| t.letters.clone()).collect();
             let keep = representatives(&pairs, &fixing);
             let kept: std::collections::HashSet<&[u32]> = pairs
                 .iter()

@@ -1,9 +1,9 @@
-//! The tasks of a search and the threads that run them: one task per canonical pair of
-//! first letters, run in order of their bound (ties: the largest at the previous cost
-//! first); the threads take whole tasks in order, then share the ones still running child
-//! by child. Solutions are ordered by (task, child), so [`Wanted::Earliest`] returns the
+//! The threads that run a search's tasks (see `heads.rs` for the tasks and their order):
+//! the threads take whole tasks in order, then share the ones still running child by
+//! child. Solutions are ordered by (task, child), so [`Wanted::Earliest`] returns the
 //! same one on every run.
 
+use super::heads::Task;
 use super::necklace::Necklace;
 use super::search::{Search, Workspace};
 use super::{Solver, Wanted};
@@ -17,87 +17,6 @@ use std::sync::Mutex;
 /// Keys of the subtrees of one task (see [`Team::subtree`]): task `k`'s are `k * SUB + j`,
 /// `j` the place of the child in the task's node's list of children left.
 const SUB: usize = 1 << 20;
-
-/// A search task: the first letter and the second, if any (a search follows them through
-/// its own automaton, the plain one or its refinement).
-pub(super) type Task = (u32, Option<u32>);
-
-/// One task per canonical pair of first letters, so the threads stay busy to the end of an
-/// iteration (one task per first letter left one idle for long).
-pub(super) fn tasks(canon: &Canon) -> Vec<Task> {
-    canon
-        .allowed(0)
-        .iter()
-        .flat_map(|&(l1, st1)| {
-            let then = canon.allowed(st1);
-            let pairs: Vec<_> = if then.is_empty() {
-                vec![(l1, None)]
-            } else {
-                then.iter().map(|&(l2, _)| (l1, Some(l2))).collect()
-            };
-            pairs
-        })
-        .collect()
-}
-
-/// The tasks searched, `keep` (one per class of first letters) and allowed by the rotation
-/// rule's `rank`s, in order of their bound after their first letters from `start`, lowest
-/// first (ties: in list order; later iterations reorder them, see [`reorder`]): the
-/// subtrees with the most room hold solutions most often, and the last iteration ends at
-/// the first solution (see benches/solver/README.md). Also returns every task's bound.
-pub(super) fn first_order(
-    s: &Solver,
-    tasks: &[Task],
-    keep: &[bool],
-    rank: &[u32],
-    start: &[u8],
-    solved: &[u8],
-) -> (Vec<usize>, Vec<u32>) {
-    let mut order: Vec<usize> = (0..tasks.len())
-        .filter(|&t| keep[t])
-        .filter(|&t| {
-            let (l, then) = tasks[t];
-            then.is_none_or(|l2| rank[l2 as usize] >= rank[l as usize])
-        })
-        .collect();
-    let mut sc = s.scratch();
-    let mut ub = s.values_buffer();
-    let (mut a, mut b) = (vec![0u8; s.model.n], vec![0u8; s.model.n]);
-    let key: Vec<u32> = tasks
-        .iter()
-        .map(|&(l, then)| {
-            s.model.apply(&s.actions[l as usize], start, &mut a);
-            let mut g = s.metric.cost[l as usize];
-            if let Some(l2) = then {
-                s.model.apply(&s.actions[l2 as usize], &a, &mut b);
-                std::mem::swap(&mut a, &mut b);
-                g += s.metric.cost[l2 as usize];
-            }
-            if a == solved {
-                return g;
-            }
-            let hint = &mut (0, usize::MAX);
-            g + s.lower_bound(&a, u32::MAX, None, &mut sc, hint, None, &mut ub)
-        })
-        .collect();
-    order.sort_by_key(|&t| key[t]);
-    (order, key)
-}
-
-/// The order of the next iteration: among tasks of equal bound (`keys`), the largest at
-/// this cost (`size[k]` nodes for `order[k]`) first: the most room, so the likeliest to
-/// hold a solution, and the longest, so started early (see benches/solver/README.md).
-/// Every task was searched to its end, so the sizes, and the order, are the same on every
-/// run.
-pub(super) fn reorder(order: &[usize], keys: &[u32], size: &[u64]) -> Vec<usize> {
-    let mut by: Vec<(u32, std::cmp::Reverse<u64>, usize)> = order
-        .iter()
-        .enumerate()
-        .map(|(k, &t)| (keys[t], std::cmp::Reverse(size[k]), t))
-        .collect();
-    by.sort();
-    by.into_iter().map(|(_, _, t)| t).collect()
-}
 
 /// A thread's part in an iteration: the task it searches, and what the threads share.
 pub(super) struct Team<'a> {
@@ -216,7 +135,7 @@ impl Iteration<'_> {
                 base,
                 key: base,
                 claim: &claims[task],
-                claim_depth: if t.1.is_some() { 1 } else { 0 },
+                claim_depth: t.letters.len() - 1,
             };
             let buffers = ws
                 .take()

@@ -4,9 +4,10 @@
 
 use super::bound::{First, Parent, Probe, Scratch, ROUNDS};
 use super::fixed::Kept;
+use super::heads::Task;
 use super::necklace::Necklace;
 use super::plan::Shared;
-use super::schedule::{Task, Team};
+use super::schedule::Team;
 use super::Solver;
 use crate::canon::Canon;
 use crate::error::SolveError;
@@ -168,42 +169,41 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Searches the task `(l, then)` from `start`: `Some(next bound)` when it ends at
-    /// its first letters (cut, or solved), `None` once the search below them is done (its
-    /// figures in `nodes` and `next_bound`).
-    pub(super) fn task(
-        &mut self,
-        start: &[u8],
-        &(l, then): &Task,
-    ) -> Result<Option<u32>, SolveError> {
-        // The task's states in the automaton followed: a refined one may refuse its
-        // letters (their sequences are searched through others).
-        let Some(st) = self.canon.next(0, l) else {
-            return Ok(Some(u32::MAX));
-        };
+    /// Searches the task `t` from `start`: `Some(next bound)` when it ends at its first
+    /// letters (cut, solved, or left out by the rules), `None` once the search below them
+    /// is done (its figures in `nodes` and `next_bound`).
+    pub(super) fn task(&mut self, start: &[u8], t: &Task) -> Result<Option<u32>, SolveError> {
         let s = self.s;
         let rank = self.rules.rank;
-        let g = s.metric.cost[l as usize];
-        if let Some(next) = self.enter(0, start, l, g) {
-            return Ok(Some(next));
-        }
-        let (depth, g, st, period) = match then {
-            None => (0, g, st, 1),
-            Some(l2) => {
-                // Refused after the first letter, which alone was tried above.
-                let Some(st2) = self.canon.next(st, l2) else {
+        let (mut st, mut g, mut period) = (0u32, 0u32, 1usize);
+        for (depth, &l) in t.letters.iter().enumerate() {
+            // A refined automaton may refuse the letters (their sequences are searched
+            // through others).
+            let Some(next) = self.canon.next(st, l) else {
+                return Ok(Some(u32::MAX));
+            };
+            let r = rank[l as usize];
+            if depth > 0 {
+                // The rules the search applies below (see `dfs`): the rotation rule from
+                // the second letter on (the tasks kept pass it there), the reversal and
+                // image rules from the third.
+                let floor = self.rules.floor(&self.path, period);
+                if r < floor
+                    || (depth > 1
+                        && (self.rules.reversed_below(&self.path, r)
+                            || self.rules.image_below(self.rules.tied(&self.path), l)))
+                {
                     return Ok(Some(u32::MAX));
-                };
-                let g2 = g + s.metric.cost[l2 as usize];
-                let p2 =
-                    self.rules
-                        .period_after(&self.path, rank[l as usize], 1, rank[l2 as usize]);
-                if let Some(next) = self.enter(1, start, l2, g2) {
-                    return Ok(Some(next));
                 }
-                (1, g2, st2, p2)
+                period = self.rules.period_after(&self.path, floor, period, r);
             }
-        };
+            st = next;
+            g += s.metric.cost[l as usize];
+            if let Some(next) = self.enter(depth, start, l, g) {
+                return Ok(Some(next));
+            }
+        }
+        let depth = t.letters.len() - 1;
         self.levels.tied[depth] = self.rules.tied(&self.path);
         self.dfs(depth, g, st, period)?;
         Ok(None)

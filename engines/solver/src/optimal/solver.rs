@@ -4,10 +4,11 @@
 use super::axes::axes;
 use super::ends::{final_letters, mask_of};
 use super::fixed::fixed_lookups;
+use super::heads::{Heads, Start};
 use super::incremental::Incremental;
 use super::necklace::{reversals_stay_canonical, rotations_stay_canonical, Rules};
 use super::refined::Refined;
-use super::schedule::{self, Iteration};
+use super::schedule::Iteration;
 use super::{Optimal, OptimalOptions, Solution, Wanted};
 use crate::canon::Canon;
 use crate::error::{invalid, SolveError};
@@ -15,7 +16,7 @@ use crate::metric::Metric;
 use crate::model::{Action, CellMap, Model};
 use crate::pdb::{plan, symmetric::conjugations, Cache, Heuristic, Locator, Shape};
 use crate::split::Split;
-use crate::symmetry::{representatives, Symmetries};
+use crate::symmetry::Symmetries;
 use puz_core::{count, Control, Perm, Puzzle};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -78,6 +79,8 @@ pub struct Solver {
     pub(super) max_cost: u32,
     /// See [`OptimalOptions::refine_after`].
     pub(super) refine_after: Option<u64>,
+    /// See [`OptimalOptions::fine_after`].
+    pub(super) fine_after: Option<f64>,
     /// The puzzle seen with its orbits split by the letters' orbits of places (see
     /// `split.rs`): positions are carried over before they are solved.
     pub(super) split: Option<Split>,
@@ -460,6 +463,7 @@ impl Solver {
             degree: puzzle.degree(),
             max_cost: opts.max_cost,
             refine_after: opts.refine_after,
+            fine_after: opts.fine_after,
             split: None,
         })
     }
@@ -542,18 +546,16 @@ impl Solver {
         } else {
             self.symmetries.fixing(position)
         };
-        let tasks = schedule::tasks(&self.canon);
-        // A position fixed by symmetries: one task per class of first letters.
-        let keep = representatives(
-            &tasks
-                .iter()
-                .map(|&(l, then)| std::iter::once(l).chain(then).collect())
-                .collect::<Vec<Vec<u32>>>(),
-            &fixing,
-        );
         let rules = Rules::new(self, position, &fixing, all);
-        let (mut order, keys) =
-            schedule::first_order(self, &tasks, &keep, &rules.rank, &start, &solved);
+        let at = Start {
+            fixing: &fixing,
+            rank: &rules.rank,
+            start: &start,
+            solved: &solved,
+        };
+        let mut heads = Heads::new(self, &at);
+        // The nodes of the cost before, which choose the tasks' grain.
+        let mut before = 0;
         // Listing every solution needs every canonical sequence; the rules keeping one
         // image of each solution keep the least one, letters compared by number, which is
         // the refinement's order when letters are numbered by family (see `redundant.rs`
@@ -573,13 +575,14 @@ impl Solver {
                 None
             };
             let canon = refined.as_deref().unwrap_or(&self.canon);
+            let (tasks, order) = heads.next(self, &at, before);
             let out = Iteration {
                 s: self,
                 canon,
                 bound,
                 wanted,
-                tasks: &tasks,
-                order: &order,
+                tasks,
+                order,
                 rules: rules.view(),
                 start: &start,
                 solved: &solved,
@@ -608,7 +611,8 @@ impl Solver {
                 return invalid("the position cannot be solved with these generators");
             }
             bound = out.next;
-            order = schedule::reorder(&order, &keys, &out.sizes);
+            before = out.nodes;
+            heads.searched(&out.sizes);
         }
     }
 

@@ -195,6 +195,83 @@ fn earliest_is_the_same_on_any_number_of_threads() {
     }
 }
 
+/// Fine heads from the first cost (`fine_after: Some(0.0)`, see `heads.rs`) find what pairs
+/// of first letters find: the same solutions when every one is listed; for positions
+/// fixed by symmetries (whose rules then apply to longer heads) and others, the same
+/// costs, proved and verified, the earliest solution one of those listed and the same
+/// on one thread and on two.
+#[test]
+fn fine_heads_find_what_pairs_find() {
+    let c3 = cube3();
+    let ctl = Control::default();
+    let with = |m: &Metric, fine_after| {
+        let o = OptimalOptions {
+            fine_after,
+            ..opts(4 << 20)
+        };
+        Solver::new(&c3, m, &o, &ctl).unwrap()
+    };
+    let symmetric = [
+        "U2 D2 F2 B2 L2 R2",
+        "U D' R L' F B' U D'",
+        "R2 L2 U2 D2",
+        "F B' U D' R L' F B'",
+    ];
+    for m in [
+        Metric::htm(&c3, &FACES, &ctl).unwrap(),
+        Metric::atm(&c3, &FACES, &ctl).unwrap(),
+    ] {
+        let (mut fine, pairs) = (with(&m, Some(0.0)), with(&m, None));
+        same_answers(&c3, &mut fine, &pairs, &POSITIONS, Wanted::All);
+        let positions = POSITIONS.iter().chain(&symmetric);
+        fine_as_pairs(&fine, &pairs, positions.map(|t| (*t, seq(&c3, t))));
+    }
+    // The Pyraminx with every edge flipped commutes with every move: the rotation rule
+    // (ranks, periods) applies to the heads' letters.
+    let py = crate::testsupport::pyraminx();
+    let htm = Metric::htm(&py, &[], &ctl).unwrap();
+    let mut flip = puz_core::MoveBuilder::new(&py);
+    for e in 0..py.orbits[0].size {
+        flip.cycle(0, &[(e, 1)]).unwrap();
+    }
+    let o = |fine_after| OptimalOptions {
+        fine_after,
+        ..opts(4 << 20)
+    };
+    let fine = Solver::new(&py, &htm, &o(Some(0.0)), &ctl).unwrap();
+    let pairs = Solver::new(&py, &htm, &o(None), &ctl).unwrap();
+    fine_as_pairs(
+        &fine,
+        &pairs,
+        [("edges flipped", flip.finish())].into_iter(),
+    );
+}
+
+/// See [`fine_heads_find_what_pairs_find`].
+fn fine_as_pairs<'a>(
+    fine: &Solver,
+    pairs: &Solver,
+    positions: impl Iterator<Item = (&'a str, Perm)>,
+) {
+    let ctl = Control::default();
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
+    for (text, p) in positions {
+        let all = pairs.solve(&p, Wanted::All, &ctl).unwrap();
+        let a = pool(1).install(|| fine.solve(&p, Wanted::Earliest, &ctl).unwrap());
+        let b = pairs.solve(&p, Wanted::Earliest, &ctl).unwrap();
+        assert!(a.verified && a.proved_optimal && b.verified, "{text}");
+        assert_eq!(a.cost, b.cost, "{text}");
+        assert!(all.solutions.contains(&a.solutions[0]), "{text}");
+        let a2 = pool(2).install(|| fine.solve(&p, Wanted::Earliest, &ctl).unwrap());
+        assert_eq!(a2.solutions, a.solutions, "{text}");
+    }
+}
+
 #[test]
 fn all_solutions_of_a_short_position() {
     let c3 = cube3();
