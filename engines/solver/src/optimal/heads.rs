@@ -7,9 +7,8 @@
 //! such cost on they run largest first at the cost before, each size divided by the share
 //! of canonical sequences that start in its automaton state (Rokicki's order in nxopt).
 //! The last cost, most of a search's time, ends at its first solution, and a head whose
-//! subtree was large for its kind at the cost before holds one more often: random 3x3x3
-//! positions find theirs after a third of the share of the last cost searched before
-//! (benches/solver/README.md).
+//! subtree was large for its kind at the cost before holds one more often; the pairs,
+//! in any order, are too coarse to tell (benches/solver/README.md, "Scheduling").
 
 use super::Solver;
 use crate::canon::Canon;
