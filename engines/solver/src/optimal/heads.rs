@@ -59,33 +59,15 @@ fn heads(canon: &Canon, state: u32, len: usize, path: &mut Vec<u32>, out: &mut V
     }
 }
 
-/// The number of heads of `len` letters from `state`, counted up to `cap`.
-fn count_heads(canon: &Canon, state: u32, len: usize, cap: usize) -> usize {
-    let allowed = canon.allowed(state);
-    if len == 0 || allowed.is_empty() {
-        return 1;
-    }
-    let mut n = 0;
-    for &(_, next) in allowed {
-        n += count_heads(canon, next, len - 1, cap - n);
-        if n >= cap {
-            return cap;
-        }
-    }
-    n
-}
-
-/// The length of the fine heads, and their number (see [`FINE_TASKS`]).
-fn fine_length(canon: &Canon) -> (usize, usize) {
-    let mut len = 2;
-    loop {
-        let n = count_heads(canon, 0, len, FINE_TASKS);
-        // Sequences that stop short never reach the count: their longest heads.
-        if n >= FINE_TASKS || len >= 12 || count_heads(canon, 0, len + 1, n + 1) <= n {
-            return (len, count_heads(canon, 0, len, usize::MAX));
-        }
-        len += 1;
-    }
+/// The length of the fine heads (see [`FINE_TASKS`]; where the canonical sequences stop
+/// short of that many, their longest), and the number of canonical sequences of that
+/// length (the heads but those cut short, which decide nothing).
+fn fine_length(canon: &Canon) -> (usize, u128) {
+    let counts = canon.count_sequences(12);
+    let len = (2..counts.len())
+        .find(|&l| counts[l] >= FINE_TASKS as u128 || counts.get(l + 1) == Some(&0))
+        .unwrap_or(counts.len() - 1);
+    (len, counts[len])
 }
 
 /// The relative size of the subtrees of the plain automaton's states: the share of long
@@ -194,7 +176,7 @@ pub(super) struct Heads {
     coarse: Grain,
     fine: Option<Grain>,
     fine_len: usize,
-    fine_count: usize,
+    fine_count: u128,
     weights: Vec<f64>,
     /// Whether the cost searched last was in fine heads.
     in_fine: bool,
@@ -286,15 +268,22 @@ mod tests {
                     let end = task.letters.iter().try_fold(0, |st, &l| c.next(st, l));
                     assert_eq!(end, Some(task.state), "{name} {:?}", task.letters);
                 }
-                assert_eq!(count_heads(&c, 0, len, usize::MAX), t.len());
             }
             let (len, n) = fine_length(&c);
+            let counts = c.count_sequences(len);
             assert!(
-                n >= FINE_TASKS && counts[len - 1] < FINE_TASKS as u128,
+                n >= FINE_TASKS as u128 && counts[len - 1] < FINE_TASKS as u128,
                 "{name}"
             );
-            assert_eq!(n as u128, counts[len], "{name}");
+            assert_eq!(n, tasks(&c, len).len() as u128, "{name}");
         }
+        // One face: the sequences stop after a letter, the heads with them.
+        let c3 = cube3();
+        let u = Canon::new(&Metric::htm(&c3, &["U"], &Control::default()).unwrap());
+        assert_eq!(fine_length(&u), (2, 0));
+        let one: Vec<Vec<u32>> = tasks(&u, 2).into_iter().map(|t| t.letters).collect();
+        let letters: Vec<Vec<u32>> = u.allowed(0).iter().map(|&(l, _)| vec![l]).collect();
+        assert_eq!((one.len(), &one), (3, &letters));
     }
 
     /// A state's weight is its share of the long canonical sequences: of those of 14
