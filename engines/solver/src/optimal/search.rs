@@ -233,10 +233,20 @@ impl<'a> Search<'a> {
         if g + h > self.bound {
             return Some(g + h);
         }
+        // Without a parent every look-up needed was read (`plan`): their values are
+        // exact, and those at the cost left exclude last letters as in `dfs`.
+        let read = self.sc.probe.read;
+        let on_path = depth.checked_sub(1).map_or(0, |d| self.levels.excluded[d]);
+        let x = self
+            .s
+            .excluded(on_path, &self.levels.ubs[depth], read, self.bound - g);
+        if self.s.no_last_letter(x) {
+            return Some(self.bound + 1);
+        }
         self.s
             .followed(&self.levels.bufs[depth], &mut self.levels.vals[depth]);
-        self.levels.exact[depth] = 0;
-        self.levels.excluded[depth] = 0;
+        self.levels.exact[depth] = read;
+        self.levels.excluded[depth] = x;
         None
     }
 
