@@ -190,6 +190,35 @@ impl Control {
             Ok(())
         }
     }
+
+    /// [`Control::reserve`] for a computation that grows in small steps and asks at each:
+    /// asks again only once `bytes` passes `room`, which it sets to what it found left,
+    /// at most an eighth more than `bytes` (every byte up to `room` was left when read).
+    /// `what` is written only for a refusal.
+    pub fn reserve_growing(
+        &self,
+        what: impl FnOnce() -> String,
+        bytes: u64,
+        room: &mut u64,
+    ) -> Result<(), Interrupt> {
+        if bytes <= *room {
+            return Ok(());
+        }
+        let left = if bytes < 64 << 20 {
+            self.memory_limit
+        } else {
+            self.memory_left()
+        };
+        if bytes > left {
+            return Err(Interrupt::TooLarge {
+                what: what(),
+                needed: bytes,
+                available: left,
+            });
+        }
+        *room = left.min(bytes + bytes / 8);
+        Ok(())
+    }
 }
 
 /// The memory a computation may still allocate: the least of what the machine has free

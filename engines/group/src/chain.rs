@@ -436,7 +436,9 @@ pub struct BuildOptions<'a> {
     /// The order the group is known to have: the build stops once it is reached
     /// (certain, since the partial chain's order never exceeds the group's).
     pub target: Option<&'a BigUint>,
-    /// Without a target: verify deterministically (true) or stop after the random phase.
+    /// When the target (if any) is not reached after the random phase: verify
+    /// deterministically, so that the chain is complete (true), or return the chain as
+    /// it is, perhaps of a smaller order (false).
     pub verify: bool,
     pub seed: u64,
 }
@@ -548,7 +550,9 @@ pub fn build(
             }
         }
     }
-    if opts.target.is_some() || !opts.verify {
+    // A target not reached means the random phase stopped short (with thousands of
+    // generators its elements are far from uniform): only a verification completes it.
+    if !opts.verify {
         return Ok(chain);
     }
     // Only long verifications are worth a line (the 4x4x4's 52 stages take a while; the
@@ -609,11 +613,22 @@ pub fn verify(chain: &mut Chain, top: Option<&[Vec<u16>]>, ctl: &Control) -> Res
                     continue;
                 }
                 let inv = l.inv_rep(c, n);
-                for &x in &l.support {
-                    let x = x as usize;
-                    g[x] = inv[sg[rep[x] as usize] as usize];
-                }
-                match chain.sift(&mut g, j + 1) {
+                // A generator of `top` may move points outside the level's support (the
+                // chain is not complete yet: `prune` kept only the strong generators its
+                // orbits need), so its Schreier generators are worked out and sifted whole.
+                let how = if s == NONE {
+                    for (x, v) in g.iter_mut().enumerate() {
+                        *v = inv[sg[rep[x] as usize] as usize];
+                    }
+                    chain.sift_full(&mut g, j + 1)
+                } else {
+                    for &x in &l.support {
+                        let x = x as usize;
+                        g[x] = inv[sg[rep[x] as usize] as usize];
+                    }
+                    chain.sift(&mut g, j + 1)
+                };
+                match how {
                     Sifted::Member => {}
                     how => {
                         failed = Some((g.clone(), how));

@@ -45,7 +45,7 @@ impl CosetKeys {
         let opts = BuildOptions {
             base: &h.base(),
             target: Some(&order),
-            verify: false,
+            verify: true,
             seed: 11,
         };
         let chain = chain::build(n, &gens, &opts, ctl)?;

@@ -443,43 +443,63 @@ impl Group {
         out
     }
 
-    /// The stabiliser of `point`, with generators as words (Schreier generators with
-    /// shortest representatives, as few as generate it).
+    /// The stabiliser of `point`, with generators as words (see [`Group::stabilizer_of`]).
     pub fn stabilizer(&self, point: usize, ctl: &Control) -> Result<Group, Interrupt> {
+        self.stabilizer_of(&[point], ctl)
+    }
+
+    /// The subgroup fixing every one of `points`, with generators as words: the chain is
+    /// rebased once with `points` first, then each level's Schreier generators with
+    /// shortest representatives, as few as generate the next level's group, give the
+    /// generators of the next (a stabiliser of one point at a time rebased the whole
+    /// group again for each point).
+    pub fn stabilizer_of(&self, points: &[usize], ctl: &Control) -> Result<Group, Interrupt> {
         let order = self.order();
-        let mut base = vec![point];
-        base.extend(self.base().into_iter().filter(|&b| b != point));
+        let mut base: Vec<usize> = Vec::new();
+        for &p in points {
+            if p < self.degree && !base.contains(&p) {
+                base.push(p);
+            }
+        }
+        let k = base.len();
+        base.extend(self.base().into_iter().filter(|b| !points.contains(b)));
         let bopts = BuildOptions {
             base: &base,
             target: Some(&order),
-            verify: false,
+            verify: true,
             seed: 3,
         };
         let perms: Vec<Vec<u16>> = self.gens.iter().map(|g| g.perm.clone()).collect();
         let mut rebased = chain::build(self.degree, &perms, &bopts, ctl)?;
         debug_assert_eq!(rebased.order(), order);
-        let steps = words::with_inverses(&self.gens, &self.letters);
-        let gens = words::stabilizer_generators(&mut rebased, &self.letters, &steps, ctl)?;
-        // The rebased chain minus its first level is a chain of the stabiliser.
+        let mut gens = self.gens.clone();
+        for j in 0..k {
+            if gens.is_empty() {
+                break;
+            }
+            let steps = words::with_inverses(&gens, &self.letters);
+            gens = words::stabilizer_generators(&mut rebased, j, &self.letters, &steps, ctl)?;
+        }
+        // The rebased chain minus its first `k` levels is a chain of the stabiliser.
         let target = rebased
             .levels
             .iter()
-            .skip(1)
+            .skip(k)
             .map(|l| BigUint::from(l.orbit.len()))
             .product::<BigUint>();
         let perms: Vec<Vec<u16>> = gens.iter().map(|g| g.perm.clone()).collect();
         let mut opts = self.opts.clone();
-        opts.base.retain(|&b| b != point);
+        opts.base.retain(|b| !points.contains(b));
         let sub_base: Vec<usize> = opts
             .base
             .iter()
             .copied()
-            .chain(base[1..].iter().copied())
+            .chain(base[k..].iter().copied())
             .collect();
         let bopts = BuildOptions {
             base: &sub_base,
             target: Some(&target),
-            verify: false,
+            verify: true,
             seed: 5,
         };
         let chain = chain::build(self.degree, &perms, &bopts, ctl)?;

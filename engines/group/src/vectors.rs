@@ -269,6 +269,65 @@ fn megaminx_order() {
 }
 
 #[test]
+fn stabiliser_of_many_points() {
+    // The Megaminx fixing 10 corners and 15 edges (one point each fixes the piece and its
+    // orientation): the other corners' even permutations and twists, the other edges'
+    // even permutations and flips. One point at a time, the generators multiplied with
+    // every stage and the chain's random phase stopped short of the order: the orders
+    // came out too small past about nine points.
+    let ctl = Control::default();
+    let moves = megaminx();
+    let (alpha, firsts) = alphabet_with_powers(&moves);
+    let g = Group::new(120, &alpha, &firsts, &no_words(), &ctl).unwrap();
+    let points: Vec<usize> = (0..10).map(|c| 3 * c).chain((0..15).map(|e| 60 + 2 * e)).collect();
+    let h = g.stabilizer_of(&points, &ctl).unwrap();
+    let fact = |n: u32| (1..=n).map(BigUint::from).product::<BigUint>();
+    let two = BigUint::from(2u32);
+    let want = fact(10) / &two * BigUint::from(3u32).pow(9) * fact(15) / &two * two.pow(14);
+    assert_eq!(h.order(), want);
+    assert!(h.is_subgroup_of(&g));
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    for _ in 0..20 {
+        let x = h.random(&mut rng);
+        assert!(points.iter().all(|&p| x.image(p) == p));
+        assert!(g.contains(&x));
+    }
+    // One point after another gives the same group.
+    let mut k = g.stabilizer(points[0], &ctl).unwrap();
+    for &p in &points[1..4] {
+        k = k.stabilizer(p, &ctl).unwrap();
+    }
+    assert_eq!(k.order(), g.stabilizer_of(&points[..4], &ctl).unwrap().order());
+}
+
+#[test]
+fn a_known_order_not_reached_at_random_is_verified() {
+    // Thousands of generators (a stabiliser's Schreier generators, kept whole, were that
+    // many) leave product replacement far from uniform: its random phase can stop short
+    // of the order the caller knows. The chain must be complete all the same.
+    let ctl = Control::default();
+    let moves = megaminx();
+    let (alpha, firsts) = alphabet_with_powers(&moves);
+    let g = Group::new(120, &alpha, &firsts, &no_words(), &ctl).unwrap();
+    let order = g.order();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+    // Elements of a small subgroup first, then a few of the whole group.
+    let h = g.stabilizer_of(&(0..20).map(|c| 3 * c).collect::<Vec<_>>(), &ctl).unwrap();
+    let mut gens: Vec<Vec<u16>> = (0..3000).map(|_| h.random(&mut rng).images().to_vec()).collect();
+    gens.extend((0..3).map(|_| g.random(&mut rng).images().to_vec()));
+    for seed in 0..3 {
+        let opts = crate::chain::BuildOptions {
+            base: &[],
+            target: Some(&order),
+            verify: true,
+            seed,
+        };
+        let c = crate::chain::build(120, &gens, &opts, &ctl).unwrap();
+        assert_eq!(c.order(), order, "seed {seed}");
+    }
+}
+
+#[test]
 fn stabiliser_of_a_facelet() {
     let ctl = Control::default();
     let (_, alpha, firsts, _) = cube2();

@@ -312,13 +312,10 @@ pub fn stabilizer(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
             .with_help("give a location (`UFR`) or a list of them (`[UFR, UF]`)"));
     }
     let eng = g.engine(ctx.ctl, a.span)?;
-    let mut group = eng
+    let group = eng
         .group
-        .stabilizer(pts[0], ctx.ctl)
+        .stabilizer_of(&pts, ctx.ctl)
         .map_err(interrupted(a.span))?;
-    for &q in &pts[1..] {
-        group = group.stabilizer(q, ctx.ctl).map_err(interrupted(a.span))?;
-    }
     let text = format!(
         "stabilizer({}, {})",
         g.text,
