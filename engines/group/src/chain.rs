@@ -600,12 +600,22 @@ pub fn verify(chain: &mut Chain, top: Option<&[Vec<u16>]>, ctl: &Control) -> Res
         for (x, v) in g.iter_mut().enumerate() {
             *v = x as u16;
         }
+        // Except those of a generator of `top` that moves points outside the support (the
+        // chain is not complete yet: `prune` kept only the strong generators its orbits
+        // need): they are worked out and sifted whole.
+        let outside: Vec<bool> = gens
+            .iter()
+            .map(|&(s, sg)| {
+                let moved = &chain.levels[j].moved;
+                s == NONE && sg.iter().enumerate().any(|(x, &y)| y as usize != x && !moved[x])
+            })
+            .collect();
         'level: for a in 0..chain.levels[j].orbit.len() {
             ctl.check()?;
             let l = &chain.levels[j];
             let beta = l.orbit[a] as usize;
             let rep = l.rep(a, n);
-            for &(s, sg) in &gens {
+            for (&(s, sg), &whole) in gens.iter().zip(&outside) {
                 let c = l.pos[sg[beta] as usize] as usize;
                 // A tree edge gives the identity; at the base point a generator fixing it is
                 // itself a strong generator of the next level, already verified.
@@ -613,10 +623,7 @@ pub fn verify(chain: &mut Chain, top: Option<&[Vec<u16>]>, ctl: &Control) -> Res
                     continue;
                 }
                 let inv = l.inv_rep(c, n);
-                // A generator of `top` may move points outside the level's support (the
-                // chain is not complete yet: `prune` kept only the strong generators its
-                // orbits need), so its Schreier generators are worked out and sifted whole.
-                let how = if s == NONE {
+                let how = if whole {
                     for (x, v) in g.iter_mut().enumerate() {
                         *v = inv[sg[rep[x] as usize] as usize];
                     }
