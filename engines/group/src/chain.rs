@@ -607,7 +607,11 @@ pub fn verify(chain: &mut Chain, top: Option<&[Vec<u16>]>, ctl: &Control) -> Res
             .iter()
             .map(|&(s, sg)| {
                 let moved = &chain.levels[j].moved;
-                s == NONE && sg.iter().enumerate().any(|(x, &y)| y as usize != x && !moved[x])
+                s == NONE
+                    && sg
+                        .iter()
+                        .enumerate()
+                        .any(|(x, &y)| y as usize != x && !moved[x])
             })
             .collect();
         'level: for a in 0..chain.levels[j].orbit.len() {

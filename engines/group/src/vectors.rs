@@ -279,7 +279,10 @@ fn stabiliser_of_many_points() {
     let moves = megaminx();
     let (alpha, firsts) = alphabet_with_powers(&moves);
     let g = Group::new(120, &alpha, &firsts, &no_words(), &ctl).unwrap();
-    let points: Vec<usize> = (0..10).map(|c| 3 * c).chain((0..15).map(|e| 60 + 2 * e)).collect();
+    let points: Vec<usize> = (0..10)
+        .map(|c| 3 * c)
+        .chain((0..15).map(|e| 60 + 2 * e))
+        .collect();
     let h = g.stabilizer_of(&points, &ctl).unwrap();
     let fact = |n: u32| (1..=n).map(BigUint::from).product::<BigUint>();
     let two = BigUint::from(2u32);
@@ -297,7 +300,10 @@ fn stabiliser_of_many_points() {
     for &p in &points[1..4] {
         k = k.stabilizer(p, &ctl).unwrap();
     }
-    assert_eq!(k.order(), g.stabilizer_of(&points[..4], &ctl).unwrap().order());
+    assert_eq!(
+        k.order(),
+        g.stabilizer_of(&points[..4], &ctl).unwrap().order()
+    );
 }
 
 #[test]
@@ -312,8 +318,12 @@ fn a_known_order_not_reached_at_random_is_verified() {
     let order = g.order();
     let mut rng = rand::rngs::StdRng::seed_from_u64(8);
     // Elements of a small subgroup first, then a few of the whole group.
-    let h = g.stabilizer_of(&(0..20).map(|c| 3 * c).collect::<Vec<_>>(), &ctl).unwrap();
-    let mut gens: Vec<Vec<u16>> = (0..3000).map(|_| h.random(&mut rng).images().to_vec()).collect();
+    let h = g
+        .stabilizer_of(&(0..20).map(|c| 3 * c).collect::<Vec<_>>(), &ctl)
+        .unwrap();
+    let mut gens: Vec<Vec<u16>> = (0..3000)
+        .map(|_| h.random(&mut rng).images().to_vec())
+        .collect();
     gens.extend((0..3).map(|_| g.random(&mut rng).images().to_vec()));
     for seed in 0..3 {
         let opts = crate::chain::BuildOptions {
