@@ -256,12 +256,16 @@ fn cheese_chain_matches_the_seed() {
     assert!(rej.stage >= 1);
 }
 
+fn megaminx_group(ctl: &Control) -> Group {
+    let moves = megaminx();
+    let (alpha, firsts) = alphabet_with_powers(&moves);
+    Group::new(120, &alpha, &firsts, &no_words(), ctl).unwrap()
+}
+
 #[test]
 fn megaminx_order() {
     let ctl = Control::default();
-    let moves = megaminx();
-    let (alpha, firsts) = alphabet_with_powers(&moves);
-    let g = Group::new(120, &alpha, &firsts, &no_words(), &ctl).unwrap();
+    let g = megaminx_group(&ctl);
     assert_eq!(
         g.order(),
         big("100,669,616,553,523,347,122,516,032,313,645,505,168,688,116,411,019,768,627,200,000,000,000")
@@ -276,9 +280,7 @@ fn stabiliser_of_many_points() {
     // every stage and the chain's random phase stopped short of the order: the orders
     // came out too small past about nine points.
     let ctl = Control::default();
-    let moves = megaminx();
-    let (alpha, firsts) = alphabet_with_powers(&moves);
-    let g = Group::new(120, &alpha, &firsts, &no_words(), &ctl).unwrap();
+    let g = megaminx_group(&ctl);
     let points: Vec<usize> = (0..10)
         .map(|c| 3 * c)
         .chain((0..15).map(|e| 60 + 2 * e))
@@ -312,9 +314,7 @@ fn a_known_order_not_reached_at_random_is_verified() {
     // many) leave product replacement far from uniform: its random phase can stop short
     // of the order the caller knows. The chain must be complete all the same.
     let ctl = Control::default();
-    let moves = megaminx();
-    let (alpha, firsts) = alphabet_with_powers(&moves);
-    let g = Group::new(120, &alpha, &firsts, &no_words(), &ctl).unwrap();
+    let g = megaminx_group(&ctl);
     let order = g.order();
     let mut rng = rand::rngs::StdRng::seed_from_u64(8);
     // Elements of a small subgroup first, then a few of the whole group.
