@@ -73,6 +73,33 @@ fn main() {
         )
         .unwrap();
     }
+    // The stabiliser of 25 points of the Megaminx (10 corners and 15 edges, each with
+    // its orientation), the group's chain built beforehand.
+    let moves = megaminx();
+    let g = build(&moves);
+    let points: Vec<usize> = (0..10)
+        .map(|c| 3 * c)
+        .chain((0..15).map(|e| 60 + 2 * e))
+        .collect();
+    let ctl = Control::default();
+    let (t, order) = best(|| g.stabilizer_of(&points, &ctl).expect("stabiliser").order());
+    println!("puz megaminx-stabilizer-25 {t:.6} {order}");
+    let perms: Vec<Perm> = moves.iter().map(|m| m.1.clone()).collect();
+    let gap_points: Vec<String> = points.iter().map(|p| (p + 1).to_string()).collect();
+    // A group of its own for each repeat, its chain built beforehand: GAP keeps what a
+    // stabiliser computation learnt on the group, and a second call takes a tenth.
+    writeln!(gap, "gens := {};;", gap_list(&perms)).unwrap();
+    writeln!(
+        gap,
+        "Hs := List([1..{REPEATS}], i -> Group(gens));; List(Hs, Size);; k := 0;;"
+    )
+    .unwrap();
+    writeln!(
+        gap,
+        "Report(\"megaminx-stabilizer-25\", Best(function() k := k + 1; return Size(Stabilizer(Hs[k], [{}], OnTuples)); end));",
+        gap_points.join(", ")
+    )
+    .unwrap();
     // Membership of 1000 random elements of the 3x3x3 group (chain built beforehand).
     let moves = cube3_gap();
     let g = build(&moves);
