@@ -681,17 +681,16 @@ pub fn stabilizer_generators(
         return Ok(Vec::new());
     }
     f.dijkstra(j, gens, ctl)?;
-    let mut cands = f.schreier_candidates(j, gens, ctl)?;
-    let take = f.generators(j + 1, &cands, ctl)?;
-    cands.truncate(take.expect("Schreier generators generate the stabiliser"));
+    let cands = f.schreier_candidates(j, gens, ctl)?;
     fewest(f.chain, j + 1, cands, ctl)
 }
 
-/// Of `cands` (shortest first), which generate `G_j` of `chain`, those not in the group
-/// of the ones kept before them. A prefix that generates is a power of two long and
-/// mostly redundant; kept whole, the next stabiliser's Schreier generators multiply.
-/// A candidate is left out only when it sifts through the chain of those kept (built
-/// without verification: a sift to the identity proves membership all the same).
+/// Of `cands` (shortest first), which generate `G_j` of `chain` (Schreier's lemma), those
+/// not in the group of the ones kept before them, until they reach its order. (Kept
+/// whole, or as the power-of-two prefix that generates, the next stabiliser's Schreier
+/// generators multiply.) A candidate is left out only when it sifts through the chain of
+/// those kept (built without verification: a sift to the identity proves membership all
+/// the same), so those kept generate `G_j` even where a chain fell short of its group.
 fn fewest(
     chain: &Chain,
     j: usize,
