@@ -175,20 +175,7 @@ impl Control {
     /// requests are held to the limit only (reading what is left costs a few file reads,
     /// and hot loops reserve small buffers often).
     pub fn reserve(&self, what: &str, bytes: u64) -> Result<(), Interrupt> {
-        let left = if bytes < 64 << 20 {
-            self.memory_limit
-        } else {
-            self.memory_left()
-        };
-        if bytes > left {
-            Err(Interrupt::TooLarge {
-                what: what.to_string(),
-                needed: bytes,
-                available: left,
-            })
-        } else {
-            Ok(())
-        }
+        self.reserve_growing(|| what.to_string(), bytes, &mut 0)
     }
 
     /// [`Control::reserve`] for a computation that grows in small steps and asks at each:

@@ -5,6 +5,7 @@
 
 use crate::chain::{self, BuildOptions, Chain};
 use crate::raw;
+use crate::stabilizer;
 use crate::words::{self, Effort, Letters, Table, WordPerm};
 use num_bigint::BigUint;
 use puz_core::{Alphabet, Control, Interrupt, Perm};
@@ -478,7 +479,7 @@ impl Group {
                 break;
             }
             let steps = words::with_inverses(&gens, &self.letters);
-            gens = words::stabilizer_generators(&mut rebased, j, &self.letters, &steps, ctl)?;
+            gens = stabilizer::stabilizer_generators(&mut rebased, j, &self.letters, &steps, ctl)?;
         }
         // The rebased chain minus its first `k` levels is a chain of the stabiliser.
         let target = rebased

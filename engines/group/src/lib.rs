@@ -14,6 +14,7 @@ pub mod cosets;
 pub mod group;
 pub mod raw;
 pub mod rng;
+pub mod stabilizer;
 pub mod words;
 
 #[cfg(test)]
