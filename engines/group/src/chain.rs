@@ -1,16 +1,17 @@
 //! Stabiliser chains of permutations: base, strong generators and explicit transversals,
-//! built by random Schreier-Sims and then verified deterministically (every Schreier
-//! generator of every level sifts), so the order is exact.
+//! sifting, and the steps that grow a chain (a generator added, orbits extended, supports
+//! kept). Building and verifying one is in `schreier_sims.rs` (re-exported here).
 //!
 //! Level `j` has base point `b_j`, the strong generators fixing `b_0..b_{j-1}`, the orbit
 //! `Δ_j` of `b_j` under them and, for each orbit point `β`, a representative `t_β` with
 //! `b_j^{t_β} = β` and its inverse. Sifting `g`: `g := g · t_β^{-1}` with `β = b_j^g`.
 
 use crate::raw;
-use crate::rng::Rng;
 use num_bigint::BigUint;
 use num_traits::One;
 use puz_core::{Control, Interrupt};
+
+pub use crate::schreier_sims::{build, grow, verify, BuildOptions};
 
 pub const NONE: u32 = u32::MAX;
 
@@ -198,7 +199,7 @@ impl Chain {
     }
 
     /// The plain sift on whole permutations (for residues that leave a level's support).
-    fn sift_full(&self, g: &mut [u16], from: usize) -> Sifted {
+    pub(crate) fn sift_full(&self, g: &mut [u16], from: usize) -> Sifted {
         let n = self.n;
         for (j, l) in self.levels.iter().enumerate().skip(from) {
             let k = l.pos[g[l.base] as usize];
@@ -222,28 +223,35 @@ impl Chain {
         gens + self.levels.iter().map(Level::bytes).sum::<u64>()
     }
 
-    /// Recomputes the supports and drop lists after generators were added to levels
-    /// `0..=upto` (work of levels times points: it polls `ctl`).
-    fn refresh_supports(&mut self, upto: usize, ctl: &Control) -> Result<(), Interrupt> {
+    /// Recomputes the supports of levels `changed` (their generators changed) and the drop
+    /// lists they touch: those levels' and the next one's (a drop list reads the level
+    /// before). Levels past them keep theirs.
+    fn refresh_supports(
+        &mut self,
+        changed: std::ops::Range<usize>,
+        ctl: &Control,
+    ) -> Result<(), Interrupt> {
         let n = self.n;
-        for j in 0..=upto.min(self.levels.len().saturating_sub(1)) {
+        let len = self.levels.len();
+        for j in changed.start..changed.end.min(len) {
             let l = &mut self.levels[j];
-            l.support = (0..n).filter(|&x| l.moved[x]).map(|x| x as u16).collect();
+            l.support.clear();
+            l.support
+                .extend((0..n).filter(|&x| l.moved[x]).map(|x| x as u16));
         }
-        for j in 0..self.levels.len() {
+        for j in changed.start..(changed.end + 1).min(len) {
             if j % 64 == 0 {
                 ctl.check()?;
             }
-            let prev: Option<&[bool]> = if j == 0 {
-                None
-            } else {
-                Some(&self.levels[j - 1].moved)
-            };
-            let drop: Vec<u16> = (0..n)
-                .filter(|&x| !self.levels[j].moved[x] && prev.is_none_or(|p| p[x]))
-                .map(|x| x as u16)
-                .collect();
-            self.levels[j].drop = drop;
+            let (before, rest) = self.levels.split_at_mut(j);
+            let l = &mut rest[0];
+            let prev: Option<&[bool]> = before.last().map(|p| &p.moved[..]);
+            l.drop.clear();
+            l.drop.extend(
+                (0..n)
+                    .filter(|&x| !l.moved[x] && prev.is_none_or(|p| p[x]))
+                    .map(|x| x as u16),
+            );
         }
         self.last_support = self
             .levels
@@ -259,18 +267,19 @@ impl Chain {
     }
 
     /// Adds a level with this base point at the end.
-    fn push_level(&mut self, base: usize, ctl: &Control) -> Result<(), Interrupt> {
+    pub(crate) fn push_level(&mut self, base: usize, ctl: &Control) -> Result<(), Interrupt> {
         ctl.reserve(
             "the stabiliser chain",
             self.bytes() + Level::new_bytes(self.n),
         )?;
         self.levels.push(Level::new(base, self.n));
-        self.refresh_supports(0, ctl)
+        let j = self.levels.len() - 1;
+        self.refresh_supports(j..j + 1, ctl)
     }
 
     /// Adds `g` (fixing the bases of levels `0..at`) as a strong generator of levels `0..=at`,
     /// creating level `at` with base `new_base` if it does not exist.
-    fn add_gen(
+    pub(crate) fn add_gen(
         &mut self,
         g: Vec<u16>,
         at: usize,
@@ -296,7 +305,7 @@ impl Chain {
             self.levels[j].gens.push(s);
             self.extend_orbit(j, s, ctl)?;
         }
-        self.refresh_supports(at, ctl)
+        self.refresh_supports(0..at + 1, ctl)
     }
 
     /// Extends the orbit of level `j` after generator `s` was added to it. Each orbit
@@ -414,11 +423,16 @@ impl Chain {
                 self.extend_orbit(j, s, ctl)?;
             }
         }
-        self.refresh_supports(levels.saturating_sub(1), ctl)
+        self.refresh_supports(0..levels, ctl)
     }
 
     /// Adds the residue of a failed sift (`Sifted::OutOfOrbit(j)` or `Residue`).
-    fn add_residue(&mut self, h: Vec<u16>, how: Sifted, ctl: &Control) -> Result<usize, Interrupt> {
+    pub(crate) fn add_residue(
+        &mut self,
+        h: Vec<u16>,
+        how: Sifted,
+        ctl: &Control,
+    ) -> Result<usize, Interrupt> {
         let j = match how {
             Sifted::OutOfOrbit(j) => j,
             Sifted::Residue => self.levels.len(),
@@ -429,239 +443,11 @@ impl Chain {
     }
 }
 
-/// How to build a chain.
-pub struct BuildOptions<'a> {
-    /// Base points to use first, in order.
-    pub base: &'a [usize],
-    /// The order the group is known to have: the build stops once it is reached
-    /// (certain, since the partial chain's order never exceeds the group's).
-    pub target: Option<&'a BigUint>,
-    /// When the target (if any) is not reached after the random phase: verify
-    /// deterministically, so that the chain is complete (true), or return the chain as
-    /// it is, perhaps of a smaller order (false).
-    pub verify: bool,
-    pub seed: u64,
-}
-
-/// Product replacement: nearly uniform random elements from generators.
-struct Shaker {
-    slots: Vec<Vec<u16>>,
-    acc: Vec<u16>,
-    rng: Rng,
-}
-
-impl Shaker {
-    fn new(gens: &[Vec<u16>], n: usize, seed: u64) -> Shaker {
-        let mut slots: Vec<Vec<u16>> = Vec::new();
-        let count = gens.len().max(10);
-        for i in 0..count {
-            slots.push(if gens.is_empty() {
-                raw::identity(n)
-            } else {
-                gens[i % gens.len()].clone()
-            });
-        }
-        let mut s = Shaker {
-            slots,
-            acc: raw::identity(n),
-            rng: Rng::new(seed),
-        };
-        for _ in 0..60 {
-            s.next();
-        }
-        s
-    }
-
-    fn next(&mut self) -> Vec<u16> {
-        let m = self.slots.len();
-        let i = self.rng.below(m);
-        let mut j = self.rng.below(m - 1);
-        if j >= i {
-            j += 1;
-        }
-        let (a, b) = if i < j {
-            let (lo, hi) = self.slots.split_at_mut(j);
-            (&mut lo[i], &hi[0])
-        } else {
-            let (lo, hi) = self.slots.split_at_mut(i);
-            (&mut hi[0], &lo[j])
-        };
-        if self.rng.below(2) == 0 {
-            raw::then_assign(a, b);
-        } else {
-            let mut t = b.clone();
-            raw::then_assign(&mut t, a);
-            a.copy_from_slice(&t);
-        }
-        raw::then_assign(&mut self.acc, &self.slots[i]);
-        self.acc.clone()
-    }
-}
-
-/// Builds a chain for the group generated by `gens` (perms of `0..n`).
-pub fn build(
-    n: usize,
-    gens: &[Vec<u16>],
-    opts: &BuildOptions,
-    ctl: &Control,
-) -> Result<Chain, Interrupt> {
-    let mut chain = Chain::empty(n);
-    for &b in opts.base {
-        if b < n && !chain.levels.iter().any(|l| l.base == b) {
-            chain.push_level(b, ctl)?;
-        }
-    }
-    let nontrivial: Vec<Vec<u16>> = gens
-        .iter()
-        .filter(|g| !raw::is_identity(g))
-        .cloned()
-        .collect();
-    for g in &nontrivial {
-        ctl.check()?;
-        let at = chain
-            .levels
-            .iter()
-            .position(|l| g[l.base] as usize != l.base)
-            .unwrap_or(chain.levels.len());
-        chain.add_gen(g.clone(), at, None, ctl)?;
-    }
-    if nontrivial.is_empty() {
-        return Ok(chain);
-    }
-    let reached = |c: &Chain| opts.target.is_some_and(|t| c.order() >= *t);
-    if reached(&chain) {
-        return Ok(chain);
-    }
-    // Random phase.
-    let mut shaker = Shaker::new(&nontrivial, n, opts.seed);
-    let mut quiet = 0;
-    let needed = if opts.target.is_some() { 40 } else { 25 };
-    while quiet < needed {
-        ctl.check()?;
-        let mut h = shaker.next();
-        match chain.sift(&mut h, 0) {
-            Sifted::Member => quiet += 1,
-            how => {
-                quiet = 0;
-                chain.add_residue(h, how, ctl)?;
-                if reached(&chain) {
-                    return Ok(chain);
-                }
-            }
-        }
-    }
-    // A target not reached means the random phase stopped short (with thousands of
-    // generators its elements are far from uniform): only a verification completes it.
-    if !opts.verify {
-        return Ok(chain);
-    }
-    // Only long verifications are worth a line (the 4x4x4's 52 stages take a while; the
-    // small groups of a script take no time at all).
-    if chain.levels.len() >= 40 {
-        ctl.progress(&format!(
-            "verifying a chain of {} stages and {} strong generators",
-            chain.levels.len(),
-            chain.gens.len()
-        ));
-    }
-    chain.prune(ctl)?;
-    verify(&mut chain, Some(&nontrivial), ctl)?;
-    Ok(chain)
-}
-
-/// Sims' verification: every Schreier generator of every level must sift through the
-/// levels below it; a failing one is added and the levels it touched are checked again.
-/// Level 0 may use `top`, any generating set of the group, instead of all strong generators.
-pub fn verify(chain: &mut Chain, top: Option<&[Vec<u16>]>, ctl: &Control) -> Result<(), Interrupt> {
-    let n = chain.n;
-    let mut g = vec![0u16; n];
-    let mut j = chain.levels.len();
-    while j > 0 {
-        j -= 1;
-        let mut failed = None;
-        let own: Vec<&[u16]>;
-        let gens: Vec<(u32, &[u16])> = match top {
-            Some(t) if j == 0 => t.iter().map(|p| (NONE, &p[..])).collect(),
-            _ => {
-                own = chain.levels[j]
-                    .gens
-                    .iter()
-                    .map(|&s| &chain.gens[s as usize][..])
-                    .collect();
-                chain.levels[j]
-                    .gens
-                    .iter()
-                    .copied()
-                    .zip(own.iter().copied())
-                    .collect()
-            }
-        };
-        // Schreier generators lie in this level's group: only its support needs computing.
-        for (x, v) in g.iter_mut().enumerate() {
-            *v = x as u16;
-        }
-        // Except those of a generator of `top` that moves points outside the support (the
-        // chain is not complete yet: `prune` kept only the strong generators its orbits
-        // need): they are worked out and sifted whole.
-        let outside: Vec<bool> = gens
-            .iter()
-            .map(|&(s, sg)| {
-                let moved = &chain.levels[j].moved;
-                s == NONE
-                    && sg
-                        .iter()
-                        .enumerate()
-                        .any(|(x, &y)| y as usize != x && !moved[x])
-            })
-            .collect();
-        'level: for a in 0..chain.levels[j].orbit.len() {
-            ctl.check()?;
-            let l = &chain.levels[j];
-            let beta = l.orbit[a] as usize;
-            let rep = l.rep(a, n);
-            for (&(s, sg), &whole) in gens.iter().zip(&outside) {
-                let c = l.pos[sg[beta] as usize] as usize;
-                // A tree edge gives the identity; at the base point a generator fixing it is
-                // itself a strong generator of the next level, already verified.
-                if s != NONE && (l.parent[c] == (a as u32, s) || (a == 0 && c == 0)) {
-                    continue;
-                }
-                let inv = l.inv_rep(c, n);
-                let how = if whole {
-                    for (x, v) in g.iter_mut().enumerate() {
-                        *v = inv[sg[rep[x] as usize] as usize];
-                    }
-                    chain.sift_full(&mut g, j + 1)
-                } else {
-                    for &x in &l.support {
-                        let x = x as usize;
-                        g[x] = inv[sg[rep[x] as usize] as usize];
-                    }
-                    chain.sift(&mut g, j + 1)
-                };
-                match how {
-                    Sifted::Member => {}
-                    how => {
-                        failed = Some((g.clone(), how));
-                        break 'level;
-                    }
-                }
-            }
-        }
-        drop(gens);
-        if let Some((h, how)) = failed {
-            let at = chain.add_residue(h, how, ctl)?;
-            j = at + 1;
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn cyc(n: usize, cycles: &[&[usize]]) -> Vec<u16> {
+    pub(crate) fn cyc(n: usize, cycles: &[&[usize]]) -> Vec<u16> {
         let mut p = raw::identity(n);
         for c in cycles {
             for k in 0..c.len() {
@@ -669,35 +455,6 @@ mod tests {
             }
         }
         p
-    }
-
-    #[test]
-    fn symmetric_and_alternating_orders() {
-        let ctl = Control::default();
-        let opts = BuildOptions {
-            base: &[],
-            target: None,
-            verify: true,
-            seed: 1,
-        };
-        let s7 = build(
-            7,
-            &[cyc(7, &[&[0, 1]]), cyc(7, &[&[0, 1, 2, 3, 4, 5, 6]])],
-            &opts,
-            &ctl,
-        )
-        .unwrap();
-        assert_eq!(s7.order(), BigUint::from(5040u32));
-        let a8 = build(
-            8,
-            &[cyc(8, &[&[0, 1, 2]]), cyc(8, &[&[1, 2, 3, 4, 5, 6, 7]])],
-            &opts,
-            &ctl,
-        )
-        .unwrap();
-        assert_eq!(a8.order(), BigUint::from(20160u32));
-        assert!(a8.contains(&cyc(8, &[&[3, 4, 5]])));
-        assert!(!a8.contains(&cyc(8, &[&[3, 4]])));
     }
 
     #[test]

@@ -14,6 +14,8 @@ pub mod cosets;
 pub mod group;
 pub mod raw;
 pub mod rng;
+mod schreier_sims;
+mod shaker;
 pub mod stabilizer;
 pub mod words;
 

@@ -31,8 +31,9 @@ pub fn stabilizer_generators(
 /// not in the group of the ones kept before them, until they reach its order. (Kept
 /// whole, or as the power-of-two prefix that generates, the next stabiliser's Schreier
 /// generators multiply.) A candidate is left out only when it sifts through the chain of
-/// those kept (built without verification: a sift to the identity proves membership all
-/// the same), so those kept generate `G_j` even where a chain fell short of its group.
+/// those kept (built without verification, and grown by each one kept: a sift to the
+/// identity proves membership all the same), so those kept generate `G_j` even where a
+/// chain fell short of its group.
 fn fewest(
     chain: &Chain,
     j: usize,
@@ -45,25 +46,31 @@ fn fewest(
         .product();
     let base = chain.base()[j..].to_vec();
     let mut kept: Vec<WordPerm> = Vec::new();
+    let mut perms: Vec<Vec<u16>> = Vec::new();
     let mut sub: Option<Chain> = None;
+    let opts = BuildOptions {
+        base: &base,
+        target: Some(&target),
+        verify: false,
+        seed: 29,
+    };
     for c in cands {
         ctl.check()?;
         if sub.as_ref().is_some_and(|s| s.contains(&c.perm)) {
             continue;
         }
+        perms.push(c.perm.clone());
         kept.push(c);
-        let perms: Vec<Vec<u16>> = kept.iter().map(|k| k.perm.clone()).collect();
-        let opts = BuildOptions {
-            base: &base,
-            target: Some(&target),
-            verify: false,
-            seed: 29 + kept.len() as u64,
+        let s = match sub.as_mut() {
+            Some(s) => {
+                chain::grow(s, &perms, &opts, ctl)?;
+                s
+            }
+            None => sub.insert(chain::build(chain.n, &perms, &opts, ctl)?),
         };
-        let s = chain::build(chain.n, &perms, &opts, ctl)?;
         if s.order() == target {
             break;
         }
-        sub = Some(s);
     }
     Ok(kept)
 }
