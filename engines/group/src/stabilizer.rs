@@ -5,6 +5,7 @@
 use crate::chain::{self, BuildOptions, Chain};
 use crate::words::{Filler, Letters, WordPerm};
 use num_bigint::BigUint;
+use num_traits::One;
 use puz_core::{Control, Interrupt};
 
 /// Generators, as words, of the stabiliser in `G_j` of the base point of level `j` of
@@ -40,10 +41,54 @@ fn fewest(
     cands: Vec<WordPerm>,
     ctl: &Control,
 ) -> Result<Vec<WordPerm>, Interrupt> {
-    let target: BigUint = chain.levels[j..]
+    Ok(kept_of(chain, j, cands, ctl)?.0)
+}
+
+/// Of `cands` (elements of `G_j` of `chain`, shortest first), as few as generate the group
+/// they generate (see [`fewest`]), if that is the whole `G_j`: a chain of them is
+/// verified when the one grown while choosing them fell short of the order.
+pub(crate) fn generating(
+    chain: &Chain,
+    j: usize,
+    cands: Vec<WordPerm>,
+    ctl: &Control,
+) -> Result<Option<Vec<WordPerm>>, Interrupt> {
+    let (kept, reached) = kept_of(chain, j, cands, ctl)?;
+    if reached {
+        return Ok(Some(kept));
+    }
+    let target = stage_order(chain, j);
+    let base = chain.base()[j..].to_vec();
+    let perms: Vec<Vec<u16>> = kept.iter().map(|k| k.perm.clone()).collect();
+    let opts = BuildOptions {
+        base: &base,
+        target: Some(&target),
+        verify: true,
+        seed: 31,
+    };
+    let whole = chain::build(chain.n, &perms, &opts, ctl)?.order() == target;
+    Ok(whole.then_some(kept))
+}
+
+/// The order of `G_j`, the group of levels `j..` of `chain`.
+fn stage_order(chain: &Chain, j: usize) -> BigUint {
+    chain.levels[j..]
         .iter()
         .map(|l| BigUint::from(l.orbit.len()))
-        .product();
+        .product()
+}
+
+/// The candidates [`fewest`] keeps, and whether their chain reached `G_j`'s order.
+fn kept_of(
+    chain: &Chain,
+    j: usize,
+    cands: Vec<WordPerm>,
+    ctl: &Control,
+) -> Result<(Vec<WordPerm>, bool), Interrupt> {
+    let target = stage_order(chain, j);
+    if target.is_one() {
+        return Ok((Vec::new(), true));
+    }
     let base = chain.base()[j..].to_vec();
     let mut kept: Vec<WordPerm> = Vec::new();
     let mut perms: Vec<Vec<u16>> = Vec::new();
@@ -69,8 +114,8 @@ fn fewest(
             None => sub.insert(chain::build(chain.n, &perms, &opts, ctl)?),
         };
         if s.order() == target {
-            break;
+            return Ok((kept, true));
         }
     }
-    Ok(kept)
+    Ok((kept, false))
 }

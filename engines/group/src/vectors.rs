@@ -297,6 +297,15 @@ fn stabiliser_of_many_points() {
         assert!(points.iter().all(|&p| x.image(p) == p));
         assert!(g.contains(&x));
     }
+    // Its generators as words, found on first use, and its transversals' words (the
+    // fill chose each stage's generators from over 10^5 Schreier generators, which
+    // took minutes): words that solve its elements.
+    let (alpha, _) = alphabet_with_powers(&megaminx());
+    for _ in 0..3 {
+        let x = h.random(&mut rng);
+        let w = h.sift(&x).unwrap();
+        assert!(apply(&alpha, &x, &w).is_identity());
+    }
     // One point after another gives the same group.
     let mut k = g.stabilizer(points[0], &ctl).unwrap();
     for &p in &points[1..4] {
