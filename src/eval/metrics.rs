@@ -26,7 +26,7 @@ pub fn gen_names(p: &PuzzleCtx, moves: &[usize]) -> Vec<String> {
 
 /// The moves generating a group value (single moves only).
 pub fn group_moves(g: &GroupVal, span: Span) -> EvalResult<Vec<String>> {
-    g.gens
+    g.own_gens(span, "measure distances with")?
         .iter()
         .map(|w| match w {
             Word::Letter(l) => Ok(g.puzzle.def.moves[g.puzzle.letter_moves[*l as usize].0]

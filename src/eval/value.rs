@@ -62,6 +62,9 @@ pub struct GroupVal {
     pub text: String,
     /// The stabiliser chain, built on first use and shared by copies of this value.
     pub engine: Rc<OnceCell<Rc<GroupEngine>>>,
+    /// A group with no generators of its own (a stabiliser): `gens` are then its
+    /// parent's, the letters its words are spelt in, not generators of this group.
+    pub derived: bool,
 }
 
 impl GroupVal {
@@ -71,6 +74,7 @@ impl GroupVal {
             gens,
             text,
             engine: Rc::new(OnceCell::new()),
+            derived: false,
         }
     }
 
@@ -78,9 +82,26 @@ impl GroupVal {
     /// (a stabiliser): its letters are sequences of the parent's generators.
     pub fn derived(puzzle: Rc<PuzzleCtx>, engine: GroupEngine, text: String) -> GroupVal {
         let gens = engine.letter_words.clone();
-        let v = GroupVal::new(puzzle, gens, text);
+        let mut v = GroupVal::new(puzzle, gens, text);
+        v.derived = true;
         let _ = v.engine.set(Rc::new(engine));
         v
+    }
+
+    /// The generators as written, for what needs them (a Hamilton cycle, a metric, a
+    /// saved puzzle); a stabiliser has none of its own, so `doing` is refused at `span`.
+    pub fn own_gens(&self, span: Span, doing: &str) -> Result<&[Word], Diag> {
+        if self.derived {
+            return Err(Diag::new(
+                span,
+                format!("{} has no generators of its own to {doing}", self.text),
+            )
+            .with_help(
+                "a stabiliser answers order, `in`, solve, random, rank, why and chain; for \
+                 the rest give its generators as moves or sequences: `<S1, S2, ...>`",
+            ));
+        }
+        Ok(&self.gens)
     }
 
     /// The stabiliser chain, built on first use (Ctrl-C stops the build).

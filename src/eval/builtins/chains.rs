@@ -66,9 +66,11 @@ fn engines(
                 ),
             ));
         }
+        h.own_gens(chain.item_span(i), "build a Hamilton cycle by cosets along")?;
         let e = h.engine(ctx.ctl, chain.item_span(i))?;
         out.push((h, e));
     }
+    g.own_gens(span, "build a Hamilton cycle by cosets along")?;
     let eg = g.engine(ctx.ctl, span)?;
     let ends_with_g = out.last().is_some_and(|(_, e)| {
         e.group.order() == eg.group.order() && e.group.is_subgroup_of(&eg.group)

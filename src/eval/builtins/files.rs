@@ -59,7 +59,7 @@ pub fn save(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         (Value::Group(g), Some(f @ (Format::Tws | Format::KPuzzle | Format::Gap))) => {
             let p = &g.puzzle;
             let moves: Vec<(String, Perm)> = g
-                .gens
+                .own_gens(a.span, "save as a puzzle's moves")?
                 .iter()
                 .enumerate()
                 .map(|(i, w)| (generator_name(p, w, i), w.eval(&p.alphabet, p.def.degree())))

@@ -88,7 +88,20 @@ pub fn chain(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         shorten: true,
         ..Default::default()
     };
-    let eng = groups::build(&g.puzzle, &g.gens, &opts, ctx.ctl, a.span)?;
+    // A stabiliser's chain is its own engine's: its generators are not sequences a
+    // chain could be built from again, on another base.
+    let eng = if g.derived {
+        if let Some(b) = a.opt("base") {
+            return Err(Diag::new(
+                b.span,
+                format!("{} keeps the base it was made with", g.text),
+            )
+            .with_help("leave out `base:` for a stabiliser's chain"));
+        }
+        g.engine(ctx.ctl, a.span)?
+    } else {
+        std::rc::Rc::new(groups::build(&g.puzzle, &g.gens, &opts, ctx.ctl, a.span)?)
+    };
     let stages = eng.group.stages_ctl(ctx.ctl).map_err(interrupted(a.span))?;
     let p = &g.puzzle;
     let mut rows = vec![[

@@ -255,6 +255,7 @@ fn default_chain(g: &GroupVal, eng: &groups::GroupEngine, span: Span) -> Option<
 /// inverses, found by the engine and verified by the checker before it is returned.
 pub fn hamilton(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let g = a.pos(0).group();
+    g.own_gens(a.pos(0).span, "walk a Hamilton cycle along")?;
     let p = g.puzzle.clone();
     if let Some(c) = a.opt("chain") {
         let w = super::chains::hamilton_along(ctx, g, c, a.flag("certify"), a.span)?;
@@ -315,7 +316,7 @@ pub fn hamilton(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
 
 /// The letter of a single-move generator.
 fn gen_letters(g: &GroupVal, span: Span) -> EvalResult<Vec<u32>> {
-    g.gens
+    g.own_gens(span, "walk along")?
         .iter()
         .map(|w| match w {
             Word::Letter(l) => Ok(*l),

@@ -67,7 +67,7 @@ pub(super) fn letters_used(w: &Word, alpha: &puz_core::Alphabet) -> Vec<bool> {
 /// when every generator is a single move (else its edges are not single letters).
 pub(super) fn off_generators(w: &Word, g: &crate::eval::value::GroupVal) -> Option<String> {
     let p = &g.puzzle;
-    if g.gens.iter().any(|x| !matches!(x, Word::Letter(_))) {
+    if g.derived || g.gens.iter().any(|x| !matches!(x, Word::Letter(_))) {
         return None;
     }
     let (ga, _) = crate::eval::groups::alphabet(p, &g.gens, false);
