@@ -1,6 +1,8 @@
 //! Generators, as move sequences, of the stabiliser of base points, stage by stage
-//! ([`crate::Group::stabilizer_of`]): each stage's Schreier generators with shortest
-//! representatives (found by [`Filler`]), as few of them as generate the next stage.
+//! ([`crate::Group::stabilizer_of`], when its words are first needed): each stage's
+//! Schreier generators with shortest representatives (found by [`Filler`]), as few of
+//! them as generate the next stage; and the same choice from any list for the fill of a
+//! chain's words ([`generating`]).
 
 use crate::chain::{self, BuildOptions, Chain};
 use crate::words::{Filler, Letters, WordPerm};
