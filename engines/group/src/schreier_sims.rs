@@ -269,4 +269,66 @@ mod tests {
         assert!(a8.contains(&cyc(8, &[&[3, 4, 5]])));
         assert!(!a8.contains(&cyc(8, &[&[3, 4]])));
     }
+
+    /// Every level's support and drop list as a recount from its generators finds them.
+    fn assert_supports_recounted(c: &Chain) {
+        let moved_by = |j: usize| -> Vec<bool> {
+            let mut m = vec![false; c.n];
+            for &s in &c.levels[j].gens {
+                for (x, &y) in c.gens[s as usize].iter().enumerate() {
+                    m[x] |= x != y as usize;
+                }
+            }
+            m
+        };
+        for j in 0..c.levels.len() {
+            let here = moved_by(j);
+            let prev = (j > 0).then(|| moved_by(j - 1));
+            let support: Vec<u16> = (0..c.n).filter(|&x| here[x]).map(|x| x as u16).collect();
+            let drop: Vec<u16> = (0..c.n)
+                .filter(|&x| !here[x] && prev.as_ref().is_none_or(|p| p[x]))
+                .map(|x| x as u16)
+                .collect();
+            assert_eq!(c.levels[j].support, support, "support of level {j}");
+            assert_eq!(c.levels[j].drop, drop, "drop list of level {j}");
+        }
+        let last = c
+            .levels
+            .last()
+            .map(|l| l.support.clone())
+            .unwrap_or_default();
+        assert_eq!(c.last_support, last);
+    }
+
+    #[test]
+    fn supports_refreshed_where_generators_changed_match_a_recount() {
+        // Supports and drop lists are refreshed only on the levels a new generator
+        // touched (and the next one's drop list); a sift trusts them.
+        let ctl = Control::default();
+        let gens = [
+            cyc(12, &[&[0, 1, 2], &[6, 7]]),
+            cyc(12, &[&[2, 3, 4, 5]]),
+            cyc(12, &[&[8, 9, 10, 11], &[5, 6]]),
+            cyc(12, &[&[0, 11]]),
+        ];
+        for (base, verify) in [(&[][..], true), (&[11, 3, 7][..], true), (&[4][..], false)] {
+            let opts = BuildOptions {
+                base,
+                target: None,
+                verify,
+                seed: 7,
+            };
+            let mut c = build(12, &gens[..1], &opts, &ctl).unwrap();
+            assert_supports_recounted(&c);
+            for k in 2..=gens.len() {
+                grow(&mut c, &gens[..k], &opts, &ctl).unwrap();
+                assert_supports_recounted(&c);
+            }
+            let whole = build(12, &gens, &opts, &ctl).unwrap();
+            assert_supports_recounted(&whole);
+            if verify {
+                assert_eq!(c.order(), whole.order());
+            }
+        }
+    }
 }

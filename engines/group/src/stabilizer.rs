@@ -27,27 +27,12 @@ pub fn stabilizer_generators(
     let mut f = Filler::new(chain, letters, 1 << 20);
     f.dijkstra(j, gens, ctl)?;
     let cands = f.schreier_candidates(j, gens, ctl)?;
-    fewest(f.chain(), j + 1, cands, ctl)
-}
-
-/// Of `cands` (shortest first), which generate `G_j` of `chain` (Schreier's lemma), those
-/// not in the group of the ones kept before them, until they reach its order. (Kept
-/// whole, or as the power-of-two prefix that generates, the next stabiliser's Schreier
-/// generators multiply.) A candidate is left out only when it sifts through the chain of
-/// those kept (built without verification, and grown by each one kept: a sift to the
-/// identity proves membership all the same), so those kept generate `G_j` even where a
-/// chain fell short of its group.
-fn fewest(
-    chain: &Chain,
-    j: usize,
-    cands: Vec<WordPerm>,
-    ctl: &Control,
-) -> Result<Vec<WordPerm>, Interrupt> {
-    Ok(kept_of(chain, j, cands, ctl)?.0)
+    // Schreier's lemma: the candidates generate `G_{j+1}`.
+    Ok(kept_of(f.chain(), j + 1, cands, ctl)?.0)
 }
 
 /// Of `cands` (elements of `G_j` of `chain`, shortest first), as few as generate the group
-/// they generate (see [`fewest`]), if that is the whole `G_j`: a chain of them is
+/// they generate (see [`kept_of`]), if that is the whole `G_j`: a chain of them is
 /// verified when the one grown while choosing them fell short of the order.
 pub(crate) fn generating(
     chain: &Chain,
@@ -80,7 +65,13 @@ fn stage_order(chain: &Chain, j: usize) -> BigUint {
         .product()
 }
 
-/// The candidates [`fewest`] keeps, and whether their chain reached `G_j`'s order.
+/// Of `cands` (elements of `G_j`, shortest first), those not in the group of the ones kept
+/// before them, until they reach `G_j`'s order; and whether they did. (Kept whole, or as
+/// the power-of-two prefix that generates, a stabiliser's Schreier generators multiply
+/// from stage to stage.) A candidate is left out only when it sifts through the chain of
+/// those kept (built without verification and grown by each one kept: a sift to the
+/// identity proves membership all the same), so those kept generate what all the
+/// candidates do even where that chain falls short of its group.
 fn kept_of(
     chain: &Chain,
     j: usize,

@@ -396,10 +396,10 @@ pub fn fill(
         for j in 0..levels {
             ctl.check()?;
             if j > 0 {
-                // Generators of G_j: short elements met while sifting, else Schreier generators.
-                // Kept by truncating, not copied: the words can be most of the memory.
-                // Each kept only when not in the group of those before it (a chain grown
-                // by each: prefixes of 10^5 Schreier generators built anew took minutes).
+                // Generators of G_j: short elements met while sifting, else Schreier
+                // generators; each kept only when not in the group of those before it (a
+                // chain grown by each: prefixes of 10^5 of them built anew took minutes),
+                // the others dropped as they go (the words can be most of the memory).
                 xs = match stabilizer::generating(f.chain(), j, f.pool_from(j), ctl)? {
                     Some(kept) => kept,
                     None => {
