@@ -22,6 +22,13 @@ pub(super) trait Entries: Sync {
     /// [`Entries::set`] by the only writer of entry `i`'s bytes: a plain load and store
     /// instead of a locked read-modify-write.
     fn set_alone(t: &[AtomicU8], i: u64, code: u8, d: u8) -> bool;
+    /// A way to read entries `a + x` for `x` below [`Entries::NEAR`], cheaper than
+    /// [`Entries::get`] one by one (see [`Entries::get_near`]).
+    type Near: Copy;
+    const NEAR: u32;
+    fn near(a: u64) -> Self::Near;
+    /// The code of entry `a + x`, `a` given as [`Entries::near`] made it.
+    fn get_near(t: &[AtomicU8], a: Self::Near, x: u32) -> u8;
     /// Asks for the lines of entries `lo..lo + n`.
     fn prefetch(t: &[AtomicU8], lo: u64, n: u64);
     /// Writes to `out` the offsets from `lo` of the entries of `lo..lo + n` whose code is
@@ -43,6 +50,16 @@ pub(super) struct Nibbles;
 impl Entries for Nibbles {
     const PAIRS: bool = false;
     const UNREACHED: u8 = 15;
+    type Near = u64;
+    const NEAR: u32 = u32::MAX;
+    #[inline(always)]
+    fn near(a: u64) -> u64 {
+        a
+    }
+    #[inline(always)]
+    fn get_near(t: &[AtomicU8], a: u64, x: u32) -> u8 {
+        Self::get(t, a + x as u64)
+    }
     #[inline(always)]
     fn get(t: &[AtomicU8], i: u64) -> u8 {
         coord_fill::get(t, i)
@@ -71,6 +88,16 @@ pub(super) struct Pairs;
 impl Entries for Pairs {
     const PAIRS: bool = true;
     const UNREACHED: u8 = pairs::UNREACHED;
+    type Near = pairs::Near;
+    const NEAR: u32 = pairs::NEAR;
+    #[inline(always)]
+    fn near(a: u64) -> pairs::Near {
+        pairs::Near::new(a)
+    }
+    #[inline(always)]
+    fn get_near(t: &[AtomicU8], a: pairs::Near, x: u32) -> u8 {
+        a.get(t, x)
+    }
     #[inline(always)]
     fn get(t: &[AtomicU8], i: u64) -> u8 {
         pairs::get(t, i)

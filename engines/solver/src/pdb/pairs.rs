@@ -40,6 +40,50 @@ pub fn locate(i: u64) -> (usize, u32) {
     ((line * LINE + 1 + slot / 4) as usize, (slot % 4 * 2) as u32)
 }
 
+/// Entries `a + x` for small `x` (up to [`NEAR`]), read without a 64-bit division each:
+/// `a`'s line's first byte and slot, found once; `x` past the slot is split into lines
+/// and slots by the table [`SPLIT`].
+#[derive(Clone, Copy)]
+pub struct Near {
+    line: usize,
+    slot: u32,
+}
+
+/// The largest offset a [`Near`] reads, plus one.
+pub const NEAR: u32 = SPLIT_LEN as u32 - PER_LINE as u32;
+
+const SPLIT_LEN: usize = 4096;
+
+/// For `s` below [`SPLIT_LEN`]: the byte of slot `s` counted from a line's start (lines
+/// after it included) times 8, plus the entry's shift in that byte.
+static SPLIT: [u16; SPLIT_LEN] = {
+    let mut t = [0u16; SPLIT_LEN];
+    let mut s = 0;
+    while s < SPLIT_LEN {
+        let (line, slot) = (s as u64 / PER_LINE, s as u64 % PER_LINE);
+        t[s] = (((line * LINE + 1 + slot / 4) << 3) | (slot % 4 * 2)) as u16;
+        s += 1;
+    }
+    t
+};
+
+impl Near {
+    #[inline(always)]
+    pub fn new(a: u64) -> Near {
+        Near {
+            line: (a / PER_LINE * LINE) as usize,
+            slot: (a % PER_LINE) as u32,
+        }
+    }
+
+    /// The code of entry `a + x` (`x` below [`NEAR`]).
+    #[inline(always)]
+    pub fn get(self, t: &[AtomicU8], x: u32) -> u8 {
+        let pk = SPLIT[(self.slot + x) as usize];
+        (t[self.line + (pk >> 3) as usize].load(Relaxed) >> (pk & 7)) & 3
+    }
+}
+
 /// The first byte of entry `i`'s line (its smallest level).
 #[inline(always)]
 fn head(i: u64) -> usize {
@@ -329,6 +373,26 @@ mod tests {
         }
         let after: Vec<u8> = (0..3).map(|l| t[l * LINE as usize]).collect();
         assert_eq!(heads, after, "the half lines' smallest levels");
+    }
+
+    #[test]
+    fn near_reads_are_the_entries_read_one_by_one() {
+        // Codes with no period of 4 or of a line, over enough lines for every offset.
+        let size = 3 * PER_LINE + NEAR as u64;
+        let mut t = vec![u8::MAX; bytes(size) as usize];
+        let a = atomic(&mut t);
+        for i in 0..size {
+            let code = ((i * i + i / 5) % 4) as u8;
+            if code != UNREACHED {
+                set(a, i, code, code);
+            }
+        }
+        for lo in [0, 1, 3, 4, 251, 252, 253, 503, 700] {
+            let near = Near::new(lo);
+            for x in 0..NEAR.min((size - lo) as u32) {
+                assert_eq!(near.get(a, x), get(a, lo + x as u64), "lo {lo} x {x}");
+            }
+        }
     }
 
     #[test]

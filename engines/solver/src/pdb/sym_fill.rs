@@ -9,13 +9,16 @@
 //!
 //! The fill waits on memory: a class's targets are other classes' blocks anywhere in the
 //! table. So a class's entries to work on are listed first and its targets' lines asked
-//! for one class ahead; then the list is worked letter by letter, without a branch on
-//! what a read found, so the reads of one letter are all in flight together.
+//! for one class ahead (while the class before is worked on); then the list is worked
+//! letter by letter, without a branch on what a read found, so the reads of one letter
+//! are all in flight together. The work on one class is in `sym_fill_class.rs`.
 //!
 //! A pulled entry stops at its first letter that hits, so the letters go in order of how
 //! many entries of the level their target blocks hold (counted once a level, a share of
-//! 255 a class): most entries are found by the first letter or two, and a block without
-//! any is not read at all. Only the entries no letter reaches still try every letter.
+//! 255 a class), and a block without any is not read at all. The entries no letter
+//! reaches try every letter. (On the 3x3x3's last htm level the shares are alike: an
+//! entry reached takes 3.5 letters, what the level's share of 29% gives by chance, and
+//! counting per run of the rest's last part instead of per class changed nothing.)
 //!
 //! A fill of pairs chooses its base and may leave out its last level as
 //! [`super::pairs_levels`] says; the sample it goes by is drawn here.
@@ -31,6 +34,7 @@ use super::symmetric::Reduction;
 use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::model::{Action, Model};
+use class::whole_blocks;
 use puz_core::Control;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -94,9 +98,9 @@ struct Target {
 }
 
 impl<E: Entries> Fill<'_, E> {
-    /// Per class, the share (of 255) of its entries whose code is `code`: 0 for the
-    /// classes not in `at`. Once `ctl` is cancelled the rest are left (the level that
-    /// follows stops at its first check).
+    /// Per class, the share (of 255, rounded up: 0 only for none) of its entries whose
+    /// code is `code`: 0 for the classes not in `at`. Once `ctl` is cancelled the rest are
+    /// left (the level that follows stops at its first check).
     fn densities(&self, t: &[AtomicU8], code: u8, at: &Marks, out: &[AtomicU8], ctl: &Control) {
         let rest = self.red.rest_size;
         (0..self.red.classes).into_par_iter().for_each(|class| {
@@ -204,7 +208,7 @@ impl<E: Entries> Fill<'_, E> {
     /// list is long, else each target line alone.
     fn prefetch_targets(&self, lv: &Level, list: &[u32], to: &[Target]) {
         let rest = self.red.rest_size;
-        if list.len() as u64 * 64 >= rest {
+        if whole_blocks(list.len(), rest) {
             for target in to {
                 E::prefetch(lv.t, target.base, rest);
             }
@@ -326,7 +330,7 @@ impl<E: Entries> Fill<'_, E> {
             parts_next: self.parts_next.as_ref().map(|n| &n[pull as usize]),
             density,
         };
-        let mut letters: Vec<(u8, usize)> = Vec::with_capacity(self.letters);
+        let mut letters: Vec<(u8, usize, u64)> = Vec::with_capacity(self.letters);
         let mut n = 0u64;
         // The class listed one step before: (class, entries listed, its buffers).
         let mut ahead: Option<(u64, usize, usize)> = None;
@@ -342,7 +346,11 @@ impl<E: Entries> Fill<'_, E> {
                 let len = E::list(t, base, rest, want, list);
                 if len > 0 {
                     self.targets(class, moves, &mut to[b]);
-                    self.prefetch_targets(&lv, &list[..len], &to[b]);
+                    // A long pulled list's whole blocks are asked for a share at a time,
+                    // while the class before is worked on (see `pull_class`).
+                    if !(pull && whole_blocks(len, rest)) {
+                        self.prefetch_targets(&lv, &list[..len], &to[b]);
+                    }
                     listed = Some((class, len, b));
                 } else if pull {
                     open.remove(class);
@@ -351,8 +359,12 @@ impl<E: Entries> Fill<'_, E> {
             if let Some((c, len, b)) = ahead {
                 n += if pull {
                     let scratch = (&mut hits[..], &mut letters);
+                    let next = match listed {
+                        Some((_, len2, b2)) if whole_blocks(len2, rest) => &to[b2][..],
+                        _ => &[],
+                    };
                     let list = &mut lists[b][..len];
-                    self.pull_class(&lv, c, list, &to[b], scratch, (open, reached))
+                    self.pull_class(&lv, c, list, &to[b], next, scratch, (open, reached))
                 } else {
                     self.push_class(&lv, &lists[b][..len], &to[b], hits, reached)
                 };
@@ -361,134 +373,6 @@ impl<E: Entries> Fill<'_, E> {
         }
         n
     }
-
-    /// Pushes the entries `list` of a class at `lv.d` to each letter's target: the
-    /// unreached entries they lead to are set to `d + 1` (with their stabiliser's).
-    fn push_class(
-        &self,
-        lv: &Level,
-        list: &[u32],
-        to: &[Target],
-        hits: &mut [u32],
-        reached: &Marks,
-    ) -> u64 {
-        let mut n = 0;
-        for (l, target) in to.iter().enumerate() {
-            let mut h = 0;
-            let mut unreached = |r2: u64| {
-                hits[h] = r2 as u32;
-                h += (E::get(lv.t, target.base + r2) == E::UNREACHED) as usize;
-            };
-            match self.row(lv, l, target.sym) {
-                Some(row) => list.iter().for_each(|&r| unreached(row[r as usize] as u64)),
-                None => list
-                    .iter()
-                    .for_each(|&r| unreached(self.rest_to(lv, l, target.sym, r as u64))),
-            }
-            let mut k = 0;
-            for &r2 in &hits[..h] {
-                k += self.push(lv, target, r2 as u64);
-            }
-            if k > 0 {
-                reached.add(target.base / self.red.rest_size);
-            }
-            n += k;
-        }
-        n
-    }
-
-    /// Pulls the unreached entries `list` of `class`: each one some letter leads to from
-    /// an entry at `lv.d` (with unit costs; else from `d + 1 - cost`) is set to `d + 1`.
-    fn pull_class(
-        &self,
-        lv: &Level,
-        class: u64,
-        list: &mut [u32],
-        to: &[Target],
-        (hits, letters): (&mut [u32], &mut Vec<(u8, usize)>),
-        (open, reached): (&Marks, &Marks),
-    ) -> u64 {
-        let (d, base) = (lv.d, class * self.red.rest_size);
-        let rest = self.red.rest_size;
-        letters.clear();
-        letters.extend(to.iter().enumerate().map(|(l, target)| {
-            let dn = lv
-                .density
-                .map_or(0, |dn| dn[(target.base / rest) as usize].load(Relaxed));
-            (dn, l)
-        }));
-        // The densest targets first (ties in the letters' order); a stable sort.
-        letters.sort_by_key(|&(dn, _)| std::cmp::Reverse(dn));
-        // A pull writes only the class's own block, this thread alone: the lines wholly
-        // inside it without a lock.
-        let alone = E::alone(base, base + self.red.rest_size);
-        let unreached = list.len() as u64;
-        let mut len = list.len();
-        let mut got = 0u64;
-        for &(dn, l) in letters.iter() {
-            let target = &to[l];
-            // A target block without an entry at `d` (the rest have none either) cannot
-            // reach any.
-            if len == 0 || (dn == 0 && lv.density.is_some()) {
-                break;
-            }
-            let c = lv.cost[l];
-            let (kept, h) = match self.row(lv, l, target.sym) {
-                Some(row) => sort::<E>(lv, c, target, &mut list[..len], hits, |r| {
-                    row[r as usize] as u64
-                }),
-                None => sort::<E>(lv, c, target, &mut list[..len], hits, |r| {
-                    self.rest_to(lv, l, target.sym, r as u64)
-                }),
-            };
-            for &r in &hits[..h] {
-                let i = base + r as u64;
-                got += if alone.contains(&i) {
-                    E::set_alone(lv.t, i, lv.new, d + 1)
-                } else {
-                    E::set(lv.t, i, lv.new, d + 1)
-                } as u64;
-            }
-            len = kept;
-        }
-        if got > 0 {
-            reached.add(class);
-        }
-        if got == unreached {
-            open.remove(class);
-        }
-        got
-    }
-}
-
-/// Sorts the unreached entries `list` of a class by whether the letter of cost `c` that
-/// sends each to `to(r)` in `target`'s block comes from a final entry at `lv.d + 1 - c`:
-/// those not are kept at the front of `list`, those are written to `hits`; how many of
-/// each. (Costs other than 1 come with nibbles only, whose codes are the levels.)
-#[inline(always)]
-fn sort<E: Entries>(
-    lv: &Level,
-    c: u32,
-    target: &Target,
-    list: &mut [u32],
-    hits: &mut [u32],
-    to: impl Fn(u32) -> u64,
-) -> (usize, usize) {
-    let (mut kept, mut h) = (0, 0);
-    for i in 0..list.len() {
-        let r = list[i];
-        let y = E::get(lv.t, target.base + to(r));
-        let hit = if lv.unit {
-            y == lv.at
-        } else {
-            y != E::UNREACHED && y as u32 + c == lv.d as u32 + 1
-        };
-        list[kept] = r;
-        hits[h] = r;
-        kept += !hit as usize;
-        h += hit as usize;
-    }
-    (kept, h)
 }
 
 /// What every class of one level works with (see [`Fill::level`]).
@@ -676,6 +560,9 @@ fn fill<E: Entries>(
     }
     Ok(buf)
 }
+
+#[path = "sym_fill_class.rs"]
+mod class;
 
 #[cfg(test)]
 #[path = "sym_fill_tests.rs"]

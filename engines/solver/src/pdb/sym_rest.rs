@@ -51,6 +51,34 @@ impl PartsNext {
     }
 }
 
+impl PartsNext {
+    /// The values of the last part when its place value is 1 (rest values then come in
+    /// runs of that many with the same other parts).
+    pub(super) fn run(&self) -> Option<u32> {
+        let last = self.parts.last()?;
+        (last.w == 1).then_some(last.n as u32)
+    }
+
+    /// [`PartsNext::to`] of the parts before the last (rest value `r`).
+    #[inline(always)]
+    pub(super) fn to_prefix(&self, l: usize, s: usize, syms: usize, r: u32) -> u64 {
+        let (mut r, mut out) = (r, 0u64);
+        for p in &self.parts[..self.parts.len() - 1] {
+            let v = ((p.m as u128 * r as u128) >> 64) as u32;
+            r -= v * p.w;
+            out += p.t[(l * syms + s) * p.n + v as usize] as u64;
+        }
+        out
+    }
+
+    /// The last part's values moved by letter `l` and carried by symmetry `s`.
+    #[inline(always)]
+    pub(super) fn last_row(&self, l: usize, s: usize, syms: usize) -> &[u32] {
+        let p = self.parts.last().expect("a rest part");
+        &p.t[(l * syms + s) * p.n..][..p.n]
+    }
+}
+
 /// Forward and back (`moves`: per part, where each of `letters` letters sends each value,
 /// and where it comes from): `t[(l * syms + s) * rest + r]`, the rest `r` moved by letter
 /// `l` and carried by symmetry `s`; none past [`MAX_NEXT`] entries.

@@ -1,0 +1,254 @@
+//! A level of the reduced fill ([`super`]) on one class: its listed entries pushed to
+//! their targets, or its unreached entries pulled from them. Both read each letter's
+//! targets in the order of the list, so the reads of one letter wait on no outcome; with
+//! the rest's moves by parts a run of the last part's values shares its target run,
+//! found once, and its entries are read near it ([`Entries::get_near`]).
+
+use super::{Fill, Level, Marks, Target};
+use crate::pdb::entries::Entries;
+use crate::pdb::sym_rest::PartsNext;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+impl<E: Entries> Fill<'_, E> {
+    /// Asks for share `k` of `of` of the blocks `to` (the entries of all of them, in
+    /// order, cut in `of` equal spans).
+    fn prefetch_share(&self, t: &[AtomicU8], to: &[Target], k: usize, of: usize) {
+        let rest = self.red.rest_size;
+        let all = rest * to.len() as u64;
+        let (lo, hi) = (all * k as u64 / of as u64, all * (k as u64 + 1) / of as u64);
+        let mut at = lo;
+        while at < hi {
+            let (block, from) = (at / rest, at % rest);
+            let n = (rest - from).min(hi - at);
+            E::prefetch(t, to[block as usize].base + from, n);
+            at += n;
+        }
+    }
+
+    /// Pushes the entries `list` of a class at `lv.d` to each letter's target: the
+    /// unreached entries they lead to are set to `d + 1` (with their stabiliser's).
+    pub(super) fn push_class(
+        &self,
+        lv: &Level,
+        list: &[u32],
+        to: &[Target],
+        hits: &mut [u32],
+        reached: &Marks,
+    ) -> u64 {
+        let mut n = 0;
+        for (l, target) in to.iter().enumerate() {
+            let mut h = 0;
+            let mut unreached = |r2: u64| {
+                hits[h] = r2 as u32;
+                h += (E::get(lv.t, target.base + r2) == E::UNREACHED) as usize;
+            };
+            match (self.row(lv, l, target.sym), self.runs(lv)) {
+                (Some(row), _) => list.iter().for_each(|&r| unreached(row[r as usize] as u64)),
+                // By runs, as a pull goes: each target read near its run's.
+                (None, Some((pn, n))) => {
+                    let (syms, sym) = (self.red.syms, target.sym);
+                    let row = pn.last_row(l, sym, syms);
+                    for_runs(list, n, |lo, run| {
+                        let pre = pn.to_prefix(l, sym, syms, lo);
+                        let near = E::near(target.base + pre);
+                        for &r in run {
+                            let x = row[(r - lo) as usize];
+                            hits[h] = (pre + x as u64) as u32;
+                            h += (E::get_near(lv.t, near, x) == E::UNREACHED) as usize;
+                        }
+                    });
+                }
+                (None, _) => list
+                    .iter()
+                    .for_each(|&r| unreached(self.rest_to(lv, l, target.sym, r as u64))),
+            }
+            let mut k = 0;
+            for &r2 in &hits[..h] {
+                k += self.push(lv, target, r2 as u64);
+            }
+            if k > 0 {
+                reached.add(target.base / self.red.rest_size);
+            }
+            n += k;
+        }
+        n
+    }
+
+    /// Pulls the unreached entries `list` of `class`: each one some letter leads to from
+    /// an entry at `lv.d` (with unit costs; else from `d + 1 - cost`) is set to `d + 1`.
+    ///
+    /// The list goes a piece at a time, each piece through every letter before the next
+    /// starts: its entries stay in L1 and the class's target blocks in L2, where passes
+    /// over a whole list pushed them out. With the rest's moves by parts ([`Fill::runs`])
+    /// a piece is a run of the last part's values, which a letter sends into one run of
+    /// its target block, found once: its entries are read near it. The next class's
+    /// target blocks (`next`) are asked for a share at a time as the list goes.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn pull_class(
+        &self,
+        lv: &Level,
+        class: u64,
+        list: &mut [u32],
+        to: &[Target],
+        next: &[Target],
+        (hits, letters): (&mut [u32], &mut Vec<(u8, usize, u64)>),
+        (open, reached): (&Marks, &Marks),
+    ) -> u64 {
+        let (rest, syms) = (self.red.rest_size, self.red.syms);
+        let base = class * rest;
+        // A pull writes only the class's own block, this thread alone: the lines wholly
+        // inside it without a lock.
+        let alone = E::alone(base, base + rest);
+        let runs = self.runs(lv);
+        self.order_letters(lv, to, letters);
+        let total = list.len();
+        let (mut got, mut issued, mut k) = (0u64, 0, 0);
+        while k < total {
+            while issued < SHARES && issued * total <= k * SHARES {
+                self.prefetch_share(lv.t, next, issued, SHARES);
+                issued += 1;
+            }
+            let (lo, end) = match runs {
+                Some((pn, n)) => {
+                    let lo = list[k] - list[k] % n;
+                    for (_, l, pre) in letters.iter_mut() {
+                        *pre = pn.to_prefix(*l, to[*l].sym, syms, lo);
+                    }
+                    (lo, k + list[k..].partition_point(|&r| r < lo + n))
+                }
+                None => (0, (k + CHUNK).min(total)),
+            };
+            let piece = &mut list[k..end];
+            let mut len = piece.len();
+            for &(_, l, pre) in letters.iter() {
+                if len == 0 {
+                    break;
+                }
+                let (target, c) = (&to[l], lv.cost[l]);
+                let (kept, h) = match (runs, self.row(lv, l, target.sym)) {
+                    (Some((pn, _)), _) => {
+                        let near = E::near(target.base + pre);
+                        let row = pn.last_row(l, target.sym, syms);
+                        sort_by::<E>(lv, c, &mut piece[..len], hits, |r| {
+                            E::get_near(lv.t, near, row[(r - lo) as usize])
+                        })
+                    }
+                    (None, Some(row)) => sort_by::<E>(lv, c, &mut piece[..len], hits, |r| {
+                        E::get(lv.t, target.base + row[r as usize] as u64)
+                    }),
+                    (None, None) => sort_by::<E>(lv, c, &mut piece[..len], hits, |r| {
+                        E::get(
+                            lv.t,
+                            target.base + self.rest_to(lv, l, target.sym, r as u64),
+                        )
+                    }),
+                };
+                for &r in &hits[..h] {
+                    let i = base + r as u64;
+                    got += if alone.contains(&i) {
+                        E::set_alone(lv.t, i, lv.new, lv.d + 1)
+                    } else {
+                        E::set(lv.t, i, lv.new, lv.d + 1)
+                    } as u64;
+                }
+                len = kept;
+            }
+            k = end;
+        }
+        for share in issued..SHARES {
+            self.prefetch_share(lv.t, next, share, SHARES);
+        }
+        if got > 0 {
+            reached.add(class);
+        }
+        if got == total as u64 {
+            open.remove(class);
+        }
+        got
+    }
+
+    /// The letters a pulled class tries, as `(share, letter, 0)`: the densest target
+    /// blocks first (ties in the letters' order), without those holding no entry at
+    /// `lv.d` (none of theirs can reach one). All of them when the level has no shares.
+    fn order_letters(&self, lv: &Level, to: &[Target], letters: &mut Vec<(u8, usize, u64)>) {
+        let rest = self.red.rest_size;
+        letters.clear();
+        letters.extend(to.iter().enumerate().filter_map(|(l, target)| {
+            let dn = lv
+                .density
+                .map_or(1, |dn| dn[(target.base / rest) as usize].load(Relaxed));
+            (dn > 0).then_some((dn, l, 0))
+        }));
+        letters.sort_by_key(|&(dn, _, _)| std::cmp::Reverse(dn));
+    }
+
+    /// The rest's moves by parts, when the last part's place value is 1 and its values
+    /// are few enough to read near a run's target ([`Entries::get_near`]).
+    fn runs<'b>(&self, lv: &Level<'b>) -> Option<(&'b PartsNext, u32)> {
+        let pn = lv.parts_next?;
+        let n = pn.run()?;
+        (lv.next.is_none() && n <= E::NEAR).then_some((pn, n))
+    }
+}
+
+/// The entries of a pulled class taken through all its letters at a time when it is not
+/// read by runs.
+const CHUNK: usize = 2048;
+
+/// The next class's target blocks are asked for in this many shares while a class is
+/// pulled.
+const SHARES: usize = 16;
+
+/// Whether a class's targets for a list of `len` entries are asked for as whole blocks
+/// (`rest` entries each) rather than each target line alone.
+pub(super) fn whole_blocks(len: usize, rest: u64) -> bool {
+    len as u64 * 64 >= rest
+}
+
+/// Sorts the unreached entries `list` of a class by whether the letter of cost `c` that
+/// sends each entry `r` to an entry of code `code(r)` comes from a final entry at
+/// `lv.d + 1 - c`: those not are kept at the front of `list`, those are written to `hits`;
+/// how many of each. (Costs other than 1 come with nibbles only, whose codes are the
+/// levels.)
+#[inline(always)]
+fn sort_by<E: Entries>(
+    lv: &Level,
+    c: u32,
+    list: &mut [u32],
+    hits: &mut [u32],
+    code: impl Fn(u32) -> u8,
+) -> (usize, usize) {
+    let (mut kept, mut h) = (0, 0);
+    for i in 0..list.len() {
+        let r = list[i];
+        let hit = hit::<E>(lv, c, code(r));
+        list[kept] = r;
+        hits[h] = r;
+        kept += !hit as usize;
+        h += hit as usize;
+    }
+    (kept, h)
+}
+
+/// Whether a letter of cost `c` from an entry of code `y` reaches level `lv.d + 1`.
+#[inline(always)]
+fn hit<E: Entries>(lv: &Level, c: u32, y: u8) -> bool {
+    if lv.unit {
+        y == lv.at
+    } else {
+        y != E::UNREACHED && y as u32 + c == lv.d as u32 + 1
+    }
+}
+
+/// Calls `f` on each run of `list` (in order) whose values share `v / n`, with the run's
+/// first value's multiple of `n`.
+#[inline(always)]
+fn for_runs(list: &[u32], n: u32, mut f: impl FnMut(u32, &[u32])) {
+    let mut k = 0;
+    while k < list.len() {
+        let lo = list[k] - list[k] % n;
+        let end = k + list[k..].partition_point(|&r| r < lo + n);
+        f(lo, &list[k..end]);
+        k = end;
+    }
+}
