@@ -52,7 +52,7 @@ pub struct Near {
 /// The largest offset a [`Near`] reads, plus one.
 pub const NEAR: u32 = SPLIT_LEN as u32 - PER_LINE as u32;
 
-const SPLIT_LEN: usize = 4096;
+const SPLIT_LEN: usize = 8192;
 
 /// For `s` below [`SPLIT_LEN`]: the byte of slot `s` counted from a line's start (lines
 /// after it included) times 8, plus the entry's shift in that byte.
@@ -375,18 +375,26 @@ mod tests {
         assert_eq!(heads, after, "the half lines' smallest levels");
     }
 
-    #[test]
-    fn near_reads_are_the_entries_read_one_by_one() {
-        // Codes with no period of 4 or of a line, over enough lines for every offset.
-        let size = 3 * PER_LINE + NEAR as u64;
+    /// A table of `size` entries whose codes follow `i * i + i / k` (mod 4): no period of
+    /// 4 or of a line.
+    fn patterned(size: u64, k: u64) -> Vec<u8> {
         let mut t = vec![u8::MAX; bytes(size) as usize];
         let a = atomic(&mut t);
         for i in 0..size {
-            let code = ((i * i + i / 5) % 4) as u8;
+            let code = ((i * i + i / k) % 4) as u8;
             if code != UNREACHED {
                 set(a, i, code, code);
             }
         }
+        t
+    }
+
+    #[test]
+    fn near_reads_are_the_entries_read_one_by_one() {
+        // Over enough lines for every offset.
+        let size = 3 * PER_LINE + NEAR as u64;
+        let mut t = patterned(size, 5);
+        let a = atomic(&mut t);
         for lo in [0, 1, 3, 4, 251, 252, 253, 503, 700] {
             let near = Near::new(lo);
             for x in 0..NEAR.min((size - lo) as u32) {
@@ -397,16 +405,10 @@ mod tests {
 
     #[test]
     fn lists_are_the_entries_of_a_code_from_any_start_and_length() {
-        // Codes in a pattern with no period of 4 or of a line, over four lines.
+        // Over four lines.
         let size = 4 * PER_LINE + 9;
-        let mut t = vec![u8::MAX; bytes(size) as usize];
+        let mut t = patterned(size, 7);
         let a = atomic(&mut t);
-        for i in 0..size {
-            let code = ((i * i + i / 7) % 4) as u8;
-            if code != UNREACHED {
-                set(a, i, code, code);
-            }
-        }
         let mut out = vec![0u32; size as usize];
         for lo in [0, 1, 2, 3, 4, 5, 250, 251, 252, 253, 503, 504, 505] {
             for n in [0, 1, 2, 3, 4, 5, 7, 8, 9, 247, 248, 252, 253, 260, 700] {

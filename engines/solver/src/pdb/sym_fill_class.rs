@@ -43,6 +43,14 @@ impl<E: Entries> Fill<'_, E> {
                 h += (E::get(lv.t, target.base + r2) == E::UNREACHED) as usize;
             };
             match (self.row(lv, l, target.sym), self.runs(lv)) {
+                (Some(row), _) if self.red.rest_size <= E::NEAR as u64 => {
+                    let near = E::near(target.base);
+                    for &r in list {
+                        let x = row[r as usize];
+                        hits[h] = x;
+                        h += (E::get_near(lv.t, near, x) == E::UNREACHED) as usize;
+                    }
+                }
                 (Some(row), _) => list.iter().for_each(|&r| unreached(row[r as usize] as u64)),
                 // By runs, as a pull goes: each target read near its run's.
                 (None, Some((pn, n))) => {
@@ -131,6 +139,13 @@ impl<E: Entries> Fill<'_, E> {
                         let row = pn.last_row(l, target.sym, syms);
                         sort_by::<E>(lv, c, &mut piece[..len], hits, |r| {
                             E::get_near(lv.t, near, row[(r - lo) as usize])
+                        })
+                    }
+                    // A whole row into a block small enough to read near its start.
+                    (None, Some(row)) if rest <= E::NEAR as u64 => {
+                        let near = E::near(target.base);
+                        sort_by::<E>(lv, c, &mut piece[..len], hits, |r| {
+                            E::get_near(lv.t, near, row[r as usize])
                         })
                     }
                     (None, Some(row)) => sort_by::<E>(lv, c, &mut piece[..len], hits, |r| {
