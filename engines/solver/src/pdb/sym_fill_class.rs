@@ -2,7 +2,8 @@
 //! their targets, or its unreached entries pulled from them. Both read each letter's
 //! targets in the order of the list, so the reads of one letter wait on no outcome; with
 //! the rest's moves by parts a run of the last part's values shares its target run,
-//! found once, and its entries are read near it ([`Entries::get_near`]).
+//! found once, and its entries are read near it ([`Entries::get_near`]); with them
+//! tabulated whole, a block small enough is read near its start the same way.
 
 use super::{Fill, Level, Marks, Target};
 use crate::pdb::entries::Entries;
