@@ -87,11 +87,11 @@ impl<E: Entries> Fill<'_, E> {
     /// an entry at `lv.d` (with unit costs; else from `d + 1 - cost`) is set to `d + 1`.
     ///
     /// The list goes a piece at a time, each piece through every letter before the next
-    /// starts: its entries stay in L1 and the class's target blocks in L2, where passes
-    /// over a whole list pushed them out. With the rest's moves by parts ([`Fill::runs`])
-    /// a piece is a run of the last part's values, which a letter sends into one run of
-    /// its target block, found once: its entries are read near it. The next class's
-    /// target blocks (`next`) are asked for a share at a time as the list goes.
+    /// starts. With the rest's moves by parts ([`Fill::runs`]) a piece is a run of the
+    /// last part's values, which a letter sends into one run of its target block, found
+    /// once: its entries are read near it (else pieces of [`CHUNK`], which alone gained
+    /// nothing measurable). The next class's target blocks (`next`) are asked for a share
+    /// at a time as the list goes.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn pull_class(
         &self,
