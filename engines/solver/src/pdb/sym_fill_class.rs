@@ -119,11 +119,11 @@ impl<E: Entries> Fill<'_, E> {
             }
             let (lo, end) = match runs {
                 Some((pn, n)) => {
-                    let lo = list[k] - list[k] % n;
+                    let (lo, end) = run_at(list, k, n);
                     for (_, l, pre) in letters.iter_mut() {
                         *pre = pn.to_prefix(*l, to[*l].sym, syms, lo);
                     }
-                    (lo, k + list[k..].partition_point(|&r| r < lo + n))
+                    (lo, end)
                 }
                 None => (0, (k + CHUNK).min(total)),
             };
@@ -256,14 +256,20 @@ fn hit<E: Entries>(lv: &Level, c: u32, y: u8) -> bool {
     }
 }
 
-/// Calls `f` on each run of `list` (in order) whose values share `v / n`, with the run's
-/// first value's multiple of `n`.
+/// The run of `list` (in order) from index `k`: the values sharing `list[k] / n`, as
+/// that multiple of `n` and the index past the run.
+#[inline(always)]
+fn run_at(list: &[u32], k: usize, n: u32) -> (u32, usize) {
+    let lo = list[k] - list[k] % n;
+    (lo, k + list[k..].partition_point(|&r| r < lo + n))
+}
+
+/// Calls `f` on each run of `list` (in order) with its values' multiple of `n`.
 #[inline(always)]
 fn for_runs(list: &[u32], n: u32, mut f: impl FnMut(u32, &[u32])) {
     let mut k = 0;
     while k < list.len() {
-        let lo = list[k] - list[k] % n;
-        let end = k + list[k..].partition_point(|&r| r < lo + n);
+        let (lo, end) = run_at(list, k, n);
         f(lo, &list[k..end]);
         k = end;
     }

@@ -35,23 +35,10 @@ impl PartsNext {
     /// Where letter `l` sends rest value `r`, carried by symmetry `s` (of `syms`).
     #[inline(always)]
     pub(super) fn to(&self, l: usize, s: usize, syms: usize, r: u32) -> u64 {
-        let (mut r, mut out) = (r, 0u64);
-        for p in &self.parts {
-            // Lemire's division of a 32-bit value by `w` through `m`: exact for every
-            // 32-bit `r`. The last part's place value is 1.
-            let v = if p.w == 1 {
-                r
-            } else {
-                ((p.m as u128 * r as u128) >> 64) as u32
-            };
-            r -= v * p.w;
-            out += p.t[(l * syms + s) * p.n + v as usize] as u64;
-        }
-        out
+        let mut r = r;
+        self.parts.iter().map(|p| p.to(l, s, syms, &mut r)).sum()
     }
-}
 
-impl PartsNext {
     /// The values of the last part when its place value is 1 (rest values then come in
     /// runs of that many with the same other parts).
     pub(super) fn run(&self) -> Option<u32> {
@@ -62,13 +49,9 @@ impl PartsNext {
     /// [`PartsNext::to`] of the parts before the last (rest value `r`).
     #[inline(always)]
     pub(super) fn to_prefix(&self, l: usize, s: usize, syms: usize, r: u32) -> u64 {
-        let (mut r, mut out) = (r, 0u64);
-        for p in &self.parts[..self.parts.len() - 1] {
-            let v = ((p.m as u128 * r as u128) >> 64) as u32;
-            r -= v * p.w;
-            out += p.t[(l * syms + s) * p.n + v as usize] as u64;
-        }
-        out
+        let mut r = r;
+        let prefix = &self.parts[..self.parts.len() - 1];
+        prefix.iter().map(|p| p.to(l, s, syms, &mut r)).sum()
     }
 
     /// The last part's values moved by letter `l` and carried by symmetry `s`.
@@ -76,6 +59,24 @@ impl PartsNext {
     pub(super) fn last_row(&self, l: usize, s: usize, syms: usize) -> &[u32] {
         let p = self.parts.last().expect("a rest part");
         &p.t[(l * syms + s) * p.n..][..p.n]
+    }
+}
+
+impl PartNext {
+    /// This part's share of where letter `l` sends the rest whose value from this part on
+    /// is `r`, carried by symmetry `s`; `r` keeps the parts after it.
+    #[inline(always)]
+    fn to(&self, l: usize, s: usize, syms: usize, r: &mut u32) -> u64 {
+        // Lemire's division of a 32-bit value by `w` through `m`: exact for every 32-bit
+        // `r`. The last part's place value is 1 (and a part whose later parts have one
+        // value each).
+        let v = if self.w == 1 {
+            *r
+        } else {
+            ((self.m as u128 * *r as u128) >> 64) as u32
+        };
+        *r -= v * self.w;
+        self.t[(l * syms + s) * self.n + v as usize] as u64
     }
 }
 
