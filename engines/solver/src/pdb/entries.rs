@@ -42,6 +42,11 @@ pub(super) trait Entries: Sync {
         }
         len
     }
+    /// How many of the entries `lo..lo + n` have code `code`.
+    #[inline(always)]
+    fn count(t: &[AtomicU8], lo: u64, n: u64, code: u8) -> u64 {
+        (lo..lo + n).filter(|&i| Self::get(t, i) == code).count() as u64
+    }
 }
 
 /// Four bits an entry, two a byte.
@@ -121,5 +126,9 @@ impl Entries for Pairs {
     #[inline(always)]
     fn list(t: &[AtomicU8], lo: u64, n: u64, code: u8, out: &mut [u32]) -> usize {
         pairs::list(t, lo, n, code, out)
+    }
+    #[inline(always)]
+    fn count(t: &[AtomicU8], lo: u64, n: u64, code: u8) -> u64 {
+        pairs::count(t, lo, n, code)
     }
 }

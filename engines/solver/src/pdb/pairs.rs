@@ -195,7 +195,9 @@ fn one_by_one(
     len
 }
 
-/// [`list`] over the entries `a..b` (whole bytes), after `len` listed.
+/// [`list`] over the entries `a..b` (whole bytes), after `len` listed: each byte's
+/// matching fields spread by [`SPREAD`] into one store of four offsets, of which the
+/// count is kept.
 #[inline(always)]
 fn whole_bytes(
     t: &[AtomicU8],
@@ -204,26 +206,67 @@ fn whole_bytes(
     out: &mut [u32],
     mut len: usize,
 ) -> usize {
-    let rep = code * 0x55;
-    // Entry `4g` is the first of group `g`, in byte `g / 63 * 64 + 1 + g % 63`.
-    let (mut g, end) = (a / 4, b / 4);
-    let (mut line, mut k) = (g / (LINE - 1), g % (LINE - 1));
-    while g < end {
-        let x = !(t[(line * LINE + 1 + k) as usize].load(Relaxed) ^ rep);
-        let m = x & (x >> 1) & 0x55;
+    for_bytes(t, (a, b), code, |g, m| {
         let r = (4 * g - lo) as u32;
+        // In bounds: `len` is at most the byte's first offset, and its four are listed.
+        let o: &mut [u32; 4] = (&mut out[len..len + 4]).try_into().unwrap();
+        let s = &SPREAD[m as usize];
         for j in 0..4 {
-            out[len] = r + j;
-            len += ((m >> (2 * j)) & 1) as usize;
+            o[j] = r + s[j] as u32;
         }
-        g += 1;
-        k += 1;
-        if k == LINE - 1 {
-            (line, k) = (line + 1, 0);
-        }
-    }
+        len += m.count_ones() as usize;
+    });
     len
 }
+
+/// How many of the entries `lo..lo + n` have code `code` (whole bytes four at a time).
+pub fn count(t: &[AtomicU8], lo: u64, n: u64, code: u8) -> u64 {
+    let hi = lo + n;
+    let a = lo.next_multiple_of(4).min(hi);
+    let b = (hi / 4 * 4).max(a);
+    let alone = |r: std::ops::Range<u64>| r.filter(|&i| get(t, i) == code).count() as u64;
+    let mut k = alone(lo..a) + alone(b..hi);
+    for_bytes(t, (a, b), code, |_, m| k += m.count_ones() as u64);
+    k
+}
+
+/// Calls `f(g, m)` for each group `g` of four entries in `a..b` (whole bytes), `m` the
+/// byte's fields equal to `code` as their low bits (`0b01` each).
+#[inline(always)]
+fn for_bytes(t: &[AtomicU8], (a, b): (u64, u64), code: u8, mut f: impl FnMut(u64, u8)) {
+    let rep = code * 0x55;
+    // Group `g` (entries `4g..4g + 4`) is byte `g % 63 + 1` of line `g / 63`.
+    let (mut g, end) = (a / 4, b / 4);
+    while g < end {
+        let (line, k) = (g / (LINE - 1), g % (LINE - 1));
+        let n = (LINE - 1 - k).min(end - g);
+        let at = (line * LINE + 1 + k) as usize;
+        for (x, g) in t[at..at + n as usize].iter().zip(g..) {
+            let x = !(x.load(Relaxed) ^ rep);
+            f(g, x & (x >> 1) & 0x55);
+        }
+        g += n;
+    }
+}
+
+/// For a byte's matching fields `m` (low bits of its four fields): their positions, in
+/// order (the rest 0).
+static SPREAD: [[u8; 4]; 256] = {
+    let mut t = [[0u8; 4]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut j, mut k) = (0, 0);
+        while j < 4 {
+            if (m >> (2 * j)) & 1 == 1 {
+                t[m][k] = j as u8;
+                k += 1;
+            }
+            j += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// Asks for the lines of entries `lo..lo + n` (see [`super::coord_fill::prefetch_entries`]).
 #[inline]
@@ -404,7 +447,7 @@ mod tests {
     }
 
     #[test]
-    fn lists_are_the_entries_of_a_code_from_any_start_and_length() {
+    fn lists_and_counts_are_the_entries_of_a_code_from_any_start_and_length() {
         // Over four lines.
         let size = 4 * PER_LINE + 9;
         let mut t = patterned(size, 7);
@@ -418,8 +461,10 @@ mod tests {
                         .filter(|&r| get(a, lo + r) == code)
                         .map(|r| r as u32)
                         .collect();
-                    let len = list(a, lo, n, code, &mut out);
+                    // `out` no longer than the entries listed.
+                    let len = list(a, lo, n, code, &mut out[..n as usize]);
                     assert_eq!(&out[..len], &want[..], "lo {lo} n {n} code {code}");
+                    assert_eq!(count(a, lo, n, code), want.len() as u64);
                 }
             }
         }

@@ -108,13 +108,8 @@ impl<E: Entries> Fill<'_, E> {
                 return;
             }
             let share = if at.has(class) {
-                SCRATCH.with_borrow_mut(|[a, _, _]| {
-                    if a.len() < rest as usize {
-                        a.resize(rest as usize, 0);
-                    }
-                    let n = E::list(t, class * rest, rest, code, a) as u64;
-                    (n * 255).div_ceil(rest) as u8
-                })
+                let n = E::count(t, class * rest, rest, code);
+                (n * 255).div_ceil(rest) as u8
             } else {
                 0
             };
