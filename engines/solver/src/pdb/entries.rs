@@ -31,6 +31,11 @@ pub(super) trait Entries: Sync {
     fn get_near(t: &[AtomicU8], a: Self::Near, x: u32) -> u8;
     /// Asks for the lines of entries `lo..lo + n`.
     fn prefetch(t: &[AtomicU8], lo: u64, n: u64);
+    /// [`Entries::prefetch`] into the nearest cache, for reads soon.
+    #[inline(always)]
+    fn prefetch_soon(t: &[AtomicU8], lo: u64, n: u64) {
+        Self::prefetch(t, lo, n)
+    }
     /// Writes to `out` the offsets from `lo` of the entries of `lo..lo + n` whose code is
     /// `code`, in order; how many (`out` holds at least `n`).
     #[inline(always)]
@@ -122,6 +127,10 @@ impl Entries for Pairs {
     #[inline(always)]
     fn prefetch(t: &[AtomicU8], lo: u64, n: u64) {
         pairs::prefetch_entries(t, lo, n)
+    }
+    #[inline(always)]
+    fn prefetch_soon(t: &[AtomicU8], lo: u64, n: u64) {
+        pairs::prefetch_soon(t, lo, n)
     }
     #[inline(always)]
     fn list(t: &[AtomicU8], lo: u64, n: u64, code: u8, out: &mut [u32]) -> usize {

@@ -79,7 +79,9 @@ impl Near {
     /// The code of entry `a + x` (`x` below [`NEAR`]).
     #[inline(always)]
     pub fn get(self, t: &[AtomicU8], x: u32) -> u8 {
-        let pk = SPLIT[(self.slot + x) as usize];
+        debug_assert!(x < NEAR);
+        // The mask keeps in-range indices as they are and spares a bounds check.
+        let pk = SPLIT[(self.slot + x) as usize & (SPLIT_LEN - 1)];
         (t[self.line + (pk >> 3) as usize].load(Relaxed) >> (pk & 7)) & 3
     }
 }
@@ -274,6 +276,15 @@ pub fn prefetch_entries(t: &[AtomicU8], lo: u64, n: u64) {
     let (a, b) = (head(lo), head(lo + n) + 1);
     for i in (a..b.min(t.len())).step_by(LINE as usize) {
         crate::prefetch::prefetch_l2(t, i);
+    }
+}
+
+/// Asks for the lines of entries `lo..lo + n` into the nearest cache, for reads soon.
+#[inline]
+pub fn prefetch_soon(t: &[AtomicU8], lo: u64, n: u64) {
+    let (a, b) = (head(lo), head(lo + n) + 1);
+    for i in (a..b.min(t.len())).step_by(LINE as usize) {
+        crate::prefetch::prefetch(t, i);
     }
 }
 

@@ -61,7 +61,7 @@ impl<E: Entries> Fill<'_, E> {
                         let pre = pn.to_prefix(l, sym, syms, lo);
                         let near = E::near(target.base + pre);
                         for &r in run {
-                            let x = row[(r - lo) as usize];
+                            let x = row[(r - lo) as usize] as u32;
                             hits[h] = (pre + x as u64) as u32;
                             h += (E::get_near(lv.t, near, x) == E::UNREACHED) as usize;
                         }
@@ -123,6 +123,14 @@ impl<E: Entries> Fill<'_, E> {
                     for (_, l, pre) in letters.iter_mut() {
                         *pre = pn.to_prefix(*l, to[*l].sym, syms, lo);
                     }
+                    // The next run's target runs, asked for while this one is read.
+                    if end < total {
+                        let lo = list[end] - list[end] % n;
+                        for &(_, l, _) in letters.iter() {
+                            let pre = pn.to_prefix(l, to[l].sym, syms, lo);
+                            E::prefetch_soon(lv.t, to[l].base + pre, n as u64);
+                        }
+                    }
                     (lo, end)
                 }
                 None => (0, (k + CHUNK).min(total)),
@@ -133,31 +141,11 @@ impl<E: Entries> Fill<'_, E> {
                 if len == 0 {
                     break;
                 }
-                let (target, c) = (&to[l], lv.cost[l]);
-                let (kept, h) = match (runs, self.row(lv, l, target.sym)) {
-                    (Some((pn, _)), _) => {
-                        let near = E::near(target.base + pre);
-                        let row = pn.last_row(l, target.sym, syms);
-                        sort_by::<E>(lv, c, &mut piece[..len], hits, |r| {
-                            E::get_near(lv.t, near, row[(r - lo) as usize])
-                        })
-                    }
-                    // A whole row into a block small enough to read near its start.
-                    (None, Some(row)) if rest <= E::NEAR as u64 => {
-                        let near = E::near(target.base);
-                        sort_by::<E>(lv, c, &mut piece[..len], hits, |r| {
-                            E::get_near(lv.t, near, row[r as usize])
-                        })
-                    }
-                    (None, Some(row)) => sort_by::<E>(lv, c, &mut piece[..len], hits, |r| {
-                        E::get(lv.t, target.base + row[r as usize] as u64)
-                    }),
-                    (None, None) => sort_by::<E>(lv, c, &mut piece[..len], hits, |r| {
-                        E::get(
-                            lv.t,
-                            target.base + self.rest_to(lv, l, target.sym, r as u64),
-                        )
-                    }),
+                let piece = &mut piece[..len];
+                let (kept, h) = if lv.unit {
+                    self.sort_letter::<true>(lv, (l, pre, lo), to, runs, piece, hits)
+                } else {
+                    self.sort_letter::<false>(lv, (l, pre, lo), to, runs, piece, hits)
                 };
                 for &r in &hits[..h] {
                     let i = base + r as u64;
@@ -181,6 +169,47 @@ impl<E: Entries> Fill<'_, E> {
             open.remove(class);
         }
         got
+    }
+
+    /// Sorts the unreached entries `list` of a pulled class by whether letter `l` reaches
+    /// them from the level (see [`sort_by`]); `pre` and `lo` place a run's targets (with
+    /// `runs`). `UNIT`: every letter costs 1.
+    #[inline(always)]
+    fn sort_letter<const UNIT: bool>(
+        &self,
+        lv: &Level,
+        (l, pre, lo): (usize, u64, u32),
+        to: &[Target],
+        runs: Option<(&PartsNext, u32)>,
+        list: &mut [u32],
+        hits: &mut [u32],
+    ) -> (usize, usize) {
+        let (target, c) = (&to[l], lv.cost[l]);
+        match (runs, self.row(lv, l, target.sym)) {
+            (Some((pn, _)), _) => {
+                let near = E::near(target.base + pre);
+                let row = pn.last_row(l, target.sym, self.red.syms);
+                sort_by::<E, UNIT>(lv, c, list, hits, |r| {
+                    E::get_near(lv.t, near, row[(r - lo) as usize] as u32)
+                })
+            }
+            // A whole row into a block small enough to read near its start.
+            (None, Some(row)) if self.red.rest_size <= E::NEAR as u64 => {
+                let near = E::near(target.base);
+                sort_by::<E, UNIT>(lv, c, list, hits, |r| {
+                    E::get_near(lv.t, near, row[r as usize])
+                })
+            }
+            (None, Some(row)) => sort_by::<E, UNIT>(lv, c, list, hits, |r| {
+                E::get(lv.t, target.base + row[r as usize] as u64)
+            }),
+            (None, None) => sort_by::<E, UNIT>(lv, c, list, hits, |r| {
+                E::get(
+                    lv.t,
+                    target.base + self.rest_to(lv, l, target.sym, r as u64),
+                )
+            }),
+        }
     }
 
     /// The letters a pulled class tries, as `(share, letter, 0)`: the densest target
@@ -227,7 +256,7 @@ pub(super) fn whole_blocks(len: usize, rest: u64) -> bool {
 /// how many of each. (Costs other than 1 come with nibbles only, whose codes are the
 /// levels.)
 #[inline(always)]
-fn sort_by<E: Entries>(
+fn sort_by<E: Entries, const UNIT: bool>(
     lv: &Level,
     c: u32,
     list: &mut [u32],
@@ -235,21 +264,26 @@ fn sort_by<E: Entries>(
     code: impl Fn(u32) -> u8,
 ) -> (usize, usize) {
     let (mut kept, mut h) = (0, 0);
+    assert!(hits.len() >= list.len());
     for i in 0..list.len() {
         let r = list[i];
-        let hit = hit::<E>(lv, c, code(r));
-        list[kept] = r;
-        hits[h] = r;
+        let hit = hit::<E, UNIT>(lv, c, code(r));
+        // SAFETY: `kept` and `h` are each at most `i`, below `list.len() <= hits.len()`.
+        unsafe {
+            *list.get_unchecked_mut(kept) = r;
+            *hits.get_unchecked_mut(h) = r;
+        }
         kept += !hit as usize;
         h += hit as usize;
     }
     (kept, h)
 }
 
-/// Whether a letter of cost `c` from an entry of code `y` reaches level `lv.d + 1`.
+/// Whether a letter of cost `c` from an entry of code `y` reaches level `lv.d + 1`
+/// (`UNIT`: `lv.unit`, all letters cost 1).
 #[inline(always)]
-fn hit<E: Entries>(lv: &Level, c: u32, y: u8) -> bool {
-    if lv.unit {
+fn hit<E: Entries, const UNIT: bool>(lv: &Level, c: u32, y: u8) -> bool {
+    if UNIT {
         y == lv.at
     } else {
         y != E::UNREACHED && y as u32 + c == lv.d as u32 + 1

@@ -17,6 +17,10 @@ pub(super) const MAX_NEXT: u64 = 1 << 24;
 pub(super) struct PartsNext {
     /// The rest parts, slowest first.
     parts: Vec<PartNext>,
+    /// The last part's table in 16 bits when its place value is 1 and its values fit
+    /// (else empty): a pull reads one of its rows an entry, and half the bytes keep more
+    /// of them in the nearest caches.
+    last: Vec<u16>,
 }
 
 /// One rest part's moves carried by every symmetry (see [`PartsNext`]).
@@ -43,7 +47,7 @@ impl PartsNext {
     /// runs of that many with the same other parts).
     pub(super) fn run(&self) -> Option<u32> {
         let last = self.parts.last()?;
-        (last.w == 1).then_some(last.n as u32)
+        (!self.last.is_empty()).then_some(last.n as u32)
     }
 
     /// [`PartsNext::to`] of the parts before the last (rest value `r`).
@@ -54,11 +58,12 @@ impl PartsNext {
         prefix.iter().map(|p| p.to(l, s, syms, &mut r)).sum()
     }
 
-    /// The last part's values moved by letter `l` and carried by symmetry `s`.
+    /// The last part's values moved by letter `l` and carried by symmetry `s` (when
+    /// [`PartsNext::run`] says runs).
     #[inline(always)]
-    pub(super) fn last_row(&self, l: usize, s: usize, syms: usize) -> &[u32] {
-        let p = self.parts.last().expect("a rest part");
-        &p.t[(l * syms + s) * p.n..][..p.n]
+    pub(super) fn last_row(&self, l: usize, s: usize, syms: usize) -> &[u16] {
+        let n = self.parts.last().expect("a rest part").n;
+        &self.last[(l * syms + s) * n..][..n]
     }
 }
 
@@ -129,8 +134,8 @@ pub(super) fn by_parts(
     if red.rest_size > u32::MAX as u64 || entries > MAX_NEXT {
         return None;
     }
-    let one = |moves: &[Vec<u32>]| PartsNext {
-        parts: (rest_parts.iter().zip(weights.iter().zip(sizes)))
+    let one = |moves: &[Vec<u32>]| {
+        let parts: Vec<PartNext> = (rest_parts.iter().zip(weights.iter().zip(sizes)))
             .enumerate()
             .map(|(i, (&p, (&w, &n)))| {
                 let mut t = vec![0u32; (n as usize) * syms * l_n];
@@ -150,7 +155,12 @@ pub(super) fn by_parts(
                     t,
                 }
             })
-            .collect(),
+            .collect();
+        let last = match parts.last() {
+            Some(p) if p.w == 1 && p.n <= 1 << 16 => p.t.iter().map(|&v| v as u16).collect(),
+            _ => Vec::new(),
+        };
+        PartsNext { parts, last }
     };
     Some([one(moves[0]), one(moves[1])])
 }
