@@ -29,6 +29,12 @@ pub(super) trait Entries: Sync {
     fn near(a: u64) -> Self::Near;
     /// The code of entry `a + x`, `a` given as [`Entries::near`] made it.
     fn get_near(t: &[AtomicU8], a: Self::Near, x: u32) -> u8;
+    /// A [`Entries::Near`] with the bytes it reads, when that spares reads their bounds
+    /// checks (none: read by [`Entries::get_near`]).
+    type Window<'a>: Copy;
+    fn window(t: &[AtomicU8], a: Self::Near) -> Option<Self::Window<'_>>;
+    /// [`Entries::get_near`] through a window.
+    fn get_window(w: Self::Window<'_>, x: u32) -> u8;
     /// Asks for the lines of entries `lo..lo + n`.
     fn prefetch(t: &[AtomicU8], lo: u64, n: u64);
     /// [`Entries::prefetch`] into the nearest cache, for reads soon.
@@ -65,6 +71,15 @@ impl Entries for Nibbles {
     #[inline(always)]
     fn near(a: u64) -> u64 {
         a
+    }
+    type Window<'a> = std::convert::Infallible;
+    #[inline(always)]
+    fn window(_: &[AtomicU8], _: u64) -> Option<std::convert::Infallible> {
+        None
+    }
+    #[inline(always)]
+    fn get_window(w: std::convert::Infallible, _: u32) -> u8 {
+        match w {}
     }
     #[inline(always)]
     fn get_near(t: &[AtomicU8], a: u64, x: u32) -> u8 {
@@ -107,6 +122,15 @@ impl Entries for Pairs {
     #[inline(always)]
     fn get_near(t: &[AtomicU8], a: pairs::Near, x: u32) -> u8 {
         a.get(t, x)
+    }
+    type Window<'a> = pairs::Window<'a>;
+    #[inline(always)]
+    fn window(t: &[AtomicU8], a: pairs::Near) -> Option<pairs::Window<'_>> {
+        a.window(t)
+    }
+    #[inline(always)]
+    fn get_window(w: pairs::Window<'_>, x: u32) -> u8 {
+        w.get(x)
     }
     #[inline(always)]
     fn get(t: &[AtomicU8], i: u64) -> u8 {

@@ -86,6 +86,49 @@ impl Near {
     }
 }
 
+/// The bytes from a line's start that [`SPLIT`] reaches.
+const REACH: usize = {
+    let (mut s, mut most) = (0, 0);
+    while s < SPLIT_LEN {
+        let b = (SPLIT[s] >> 3) as usize;
+        if b > most {
+            most = b;
+        }
+        s += 1;
+    }
+    most + 1
+};
+
+impl Near {
+    /// The bytes of `t` this can read, when the table holds all of them (not at its very
+    /// end): reads through it need no bounds check.
+    #[inline(always)]
+    pub fn window(self, t: &[AtomicU8]) -> Option<Window<'_>> {
+        let w = t.get(self.line..self.line + REACH)?;
+        Some(Window { w, slot: self.slot })
+    }
+}
+
+/// A [`Near`] with the bytes it reads (see [`Near::window`]).
+#[derive(Clone, Copy)]
+pub struct Window<'a> {
+    w: &'a [AtomicU8],
+    slot: u32,
+}
+
+impl Window<'_> {
+    /// [`Near::get`].
+    #[inline(always)]
+    pub fn get(self, x: u32) -> u8 {
+        debug_assert!(x < NEAR);
+        let pk = SPLIT[(self.slot + x) as usize & (SPLIT_LEN - 1)];
+        let b = (pk >> 3) as usize;
+        // SAFETY: every byte `SPLIT` names lies below `REACH`, which `w` holds.
+        let byte = unsafe { self.w.get_unchecked(b) };
+        (byte.load(Relaxed) >> (pk & 7)) & 3
+    }
+}
+
 /// The first byte of entry `i`'s line (its smallest level).
 #[inline(always)]
 fn head(i: u64) -> usize {
@@ -451,10 +494,15 @@ mod tests {
         let a = atomic(&mut t);
         for lo in [0, 1, 3, 4, 251, 252, 253, 503, 700] {
             let near = Near::new(lo);
+            // Every start here leaves the whole reach inside the table.
+            let w = near.window(a).expect("a window");
             for x in 0..NEAR.min((size - lo) as u32) {
                 assert_eq!(near.get(a, x), get(a, lo + x as u64), "lo {lo} x {x}");
+                assert_eq!(w.get(x), get(a, lo + x as u64), "lo {lo} x {x}");
             }
         }
+        // Near the table's end there is no window: reads are checked.
+        assert!(Near::new(size - 1).window(a).is_none());
     }
 
     #[test]

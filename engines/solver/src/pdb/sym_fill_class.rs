@@ -189,9 +189,14 @@ impl<E: Entries> Fill<'_, E> {
             (Some((pn, _)), _) => {
                 let near = E::near(target.base + pre);
                 let row = pn.last_row(l, target.sym, self.red.syms);
-                sort_by::<E, UNIT>(lv, c, list, hits, |r| {
-                    E::get_near(lv.t, near, row[(r - lo) as usize] as u32)
-                })
+                // The row's length is a power of two: the mask spares a bounds check.
+                let x = |r: u32| row[(r - lo) as usize & (row.len() - 1)] as u32;
+                match E::window(lv.t, near) {
+                    Some(w) => sort_by::<E, UNIT>(lv, c, list, hits, |r| E::get_window(w, x(r))),
+                    None => {
+                        sort_by::<E, UNIT>(lv, c, list, hits, |r| E::get_near(lv.t, near, x(r)))
+                    }
+                }
             }
             // A whole row into a block small enough to read near its start.
             (None, Some(row)) if self.red.rest_size <= E::NEAR as u64 => {

@@ -19,7 +19,8 @@ pub(super) struct PartsNext {
     parts: Vec<PartNext>,
     /// The last part's table in 16 bits when its place value is 1 and its values fit
     /// (else empty): a pull reads one of its rows an entry, and half the bytes keep more
-    /// of them in the nearest caches.
+    /// of them in the nearest caches. Its rows are a power of two long (a row's index
+    /// masked needs no bounds check).
     last: Vec<u16>,
 }
 
@@ -62,7 +63,12 @@ impl PartsNext {
     /// [`PartsNext::run`] says runs).
     #[inline(always)]
     pub(super) fn last_row(&self, l: usize, s: usize, syms: usize) -> &[u16] {
-        let n = self.parts.last().expect("a rest part").n;
+        let n = self
+            .parts
+            .last()
+            .expect("a rest part")
+            .n
+            .next_power_of_two();
         &self.last[(l * syms + s) * n..][..n]
     }
 }
@@ -157,7 +163,14 @@ pub(super) fn by_parts(
             })
             .collect();
         let last = match parts.last() {
-            Some(p) if p.w == 1 && p.n <= 1 << 16 => p.t.iter().map(|&v| v as u16).collect(),
+            Some(p) if p.w == 1 && p.n <= 1 << 16 => {
+                let stride = p.n.next_power_of_two();
+                let mut last = vec![0u16; p.t.len() / p.n * stride];
+                for (row, t) in last.chunks_mut(stride).zip(p.t.chunks(p.n)) {
+                    row.iter_mut().zip(t).for_each(|(x, &v)| *x = v as u16);
+                }
+                last
+            }
             _ => Vec::new(),
         };
         PartsNext { parts, last }
