@@ -79,11 +79,17 @@ impl Near {
     /// The code of entry `a + x` (`x` below [`NEAR`]).
     #[inline(always)]
     pub fn get(self, t: &[AtomicU8], x: u32) -> u8 {
-        debug_assert!(x < NEAR);
-        // The mask keeps in-range indices as they are and spares a bounds check.
-        let pk = SPLIT[(self.slot + x) as usize & (SPLIT_LEN - 1)];
+        let pk = split(self.slot, x);
         (t[self.line + (pk >> 3) as usize].load(Relaxed) >> (pk & 7)) & 3
     }
+}
+
+/// [`SPLIT`] of slot `slot + x` (`x` below [`NEAR`]).
+#[inline(always)]
+fn split(slot: u32, x: u32) -> u16 {
+    debug_assert!(x < NEAR);
+    // The mask keeps in-range indices as they are and spares a bounds check.
+    SPLIT[(slot + x) as usize & (SPLIT_LEN - 1)]
 }
 
 /// The bytes from a line's start that [`SPLIT`] reaches.
@@ -120,8 +126,7 @@ impl Window<'_> {
     /// [`Near::get`].
     #[inline(always)]
     pub fn get(self, x: u32) -> u8 {
-        debug_assert!(x < NEAR);
-        let pk = SPLIT[(self.slot + x) as usize & (SPLIT_LEN - 1)];
+        let pk = split(self.slot, x);
         let b = (pk >> 3) as usize;
         // SAFETY: every byte `SPLIT` names lies below `REACH`, which `w` holds.
         let byte = unsafe { self.w.get_unchecked(b) };
@@ -269,8 +274,8 @@ pub fn count(t: &[AtomicU8], lo: u64, n: u64, code: u8) -> u64 {
     let hi = lo + n;
     let a = lo.next_multiple_of(4).min(hi);
     let b = (hi / 4 * 4).max(a);
-    let alone = |r: std::ops::Range<u64>| r.filter(|&i| get(t, i) == code).count() as u64;
-    let mut k = alone(lo..a) + alone(b..hi);
+    let each = |r: std::ops::Range<u64>| r.filter(|&i| get(t, i) == code).count() as u64;
+    let mut k = each(lo..a) + each(b..hi);
     for_bytes(t, (a, b), code, |_, m| k += m.count_ones() as u64);
     k
 }
@@ -316,19 +321,20 @@ static SPREAD: [[u8; 4]; 256] = {
 /// Asks for the lines of entries `lo..lo + n` (see [`super::coord_fill::prefetch_entries`]).
 #[inline]
 pub fn prefetch_entries(t: &[AtomicU8], lo: u64, n: u64) {
-    let (a, b) = (head(lo), head(lo + n) + 1);
-    for i in (a..b.min(t.len())).step_by(LINE as usize) {
-        crate::prefetch::prefetch_l2(t, i);
-    }
+    lines(t, lo, n).for_each(|i| crate::prefetch::prefetch_l2(t, i));
 }
 
 /// Asks for the lines of entries `lo..lo + n` into the nearest cache, for reads soon.
 #[inline]
 pub fn prefetch_soon(t: &[AtomicU8], lo: u64, n: u64) {
+    lines(t, lo, n).for_each(|i| crate::prefetch::prefetch(t, i));
+}
+
+/// The first bytes of the lines of entries `lo..lo + n` (those inside `t`).
+#[inline(always)]
+fn lines(t: &[AtomicU8], lo: u64, n: u64) -> impl Iterator<Item = usize> {
     let (a, b) = (head(lo), head(lo + n) + 1);
-    for i in (a..b.min(t.len())).step_by(LINE as usize) {
-        crate::prefetch::prefetch(t, i);
-    }
+    (a..b.min(t.len())).step_by(LINE as usize)
 }
 
 /// Turns every reached entry of a table of `size` entries to code 0 and records `base`:
