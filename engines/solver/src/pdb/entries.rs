@@ -34,7 +34,7 @@ pub(super) trait Entries: Sync {
     type Window<'a>: Copy;
     fn window(t: &[AtomicU8], a: Self::Near) -> Option<Self::Window<'_>>;
     /// [`Entries::get_near`] through a window.
-    fn get_window(w: Self::Window<'_>, x: u32) -> u8;
+    fn get_window(w: Self::Window<'_>, x: u16) -> u8;
     /// Asks for the lines of entries `lo..lo + n`.
     fn prefetch(t: &[AtomicU8], lo: u64, n: u64);
     /// [`Entries::prefetch`] into the nearest cache, for reads soon.
@@ -78,7 +78,7 @@ impl Entries for Nibbles {
         None
     }
     #[inline(always)]
-    fn get_window(w: std::convert::Infallible, _: u32) -> u8 {
+    fn get_window(w: std::convert::Infallible, _: u16) -> u8 {
         match w {}
     }
     #[inline(always)]
@@ -129,7 +129,7 @@ impl Entries for Pairs {
         a.window(t)
     }
     #[inline(always)]
-    fn get_window(w: pairs::Window<'_>, x: u32) -> u8 {
+    fn get_window(w: pairs::Window<'_>, x: u16) -> u8 {
         w.get(x)
     }
     #[inline(always)]

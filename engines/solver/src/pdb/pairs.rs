@@ -55,9 +55,12 @@ pub const NEAR: u32 = SPLIT_LEN as u32 - PER_LINE as u32;
 const SPLIT_LEN: usize = 8192;
 
 /// For `s` below [`SPLIT_LEN`]: the byte of slot `s` counted from a line's start (lines
-/// after it included) times 8, plus the entry's shift in that byte.
-static SPLIT: [u16; SPLIT_LEN] = {
-    let mut t = [0u16; SPLIT_LEN];
+/// after it included) times 8, plus the entry's shift in that byte. Past it, up to any
+/// slot plus any 16-bit offset, 0 (the line's first byte): a [`Window`] reads it without a
+/// mask or a bounds check, and an offset past [`NEAR`] reads a wrong code, not outside
+/// the window.
+static SPLIT: [u16; SPLIT_WIDE] = {
+    let mut t = [0u16; SPLIT_WIDE];
     let mut s = 0;
     while s < SPLIT_LEN {
         let (line, slot) = (s as u64 / PER_LINE, s as u64 % PER_LINE);
@@ -66,6 +69,8 @@ static SPLIT: [u16; SPLIT_LEN] = {
     }
     t
 };
+
+const SPLIT_WIDE: usize = PER_LINE as usize + (1 << 16);
 
 impl Near {
     #[inline(always)]
@@ -95,7 +100,7 @@ fn split(slot: u32, x: u32) -> u16 {
 /// The bytes from a line's start that [`SPLIT`] reaches.
 const REACH: usize = {
     let (mut s, mut most) = (0, 0);
-    while s < SPLIT_LEN {
+    while s < SPLIT_WIDE {
         let b = (SPLIT[s] >> 3) as usize;
         if b > most {
             most = b;
@@ -111,26 +116,36 @@ impl Near {
     #[inline(always)]
     pub fn window(self, t: &[AtomicU8]) -> Option<Window<'_>> {
         let w = t.get(self.line..self.line + REACH)?;
-        Some(Window { w, slot: self.slot })
+        Some(Window {
+            w: w.as_ptr(),
+            split: SPLIT[self.slot as usize..].as_ptr(),
+            _t: std::marker::PhantomData,
+        })
     }
 }
 
-/// A [`Near`] with the bytes it reads (see [`Near::window`]).
+/// A [`Near`] with the bytes it reads (see [`Near::window`]): a read is two loads, the
+/// split table's from the slot on, then the byte.
 #[derive(Clone, Copy)]
 pub struct Window<'a> {
-    w: &'a [AtomicU8],
-    slot: u32,
+    /// The [`REACH`] bytes from the line's start.
+    w: *const AtomicU8,
+    /// [`SPLIT`] from the slot on: at least `1 << 16` entries.
+    split: *const u16,
+    _t: std::marker::PhantomData<&'a [AtomicU8]>,
 }
 
 impl Window<'_> {
     /// [`Near::get`].
     #[inline(always)]
-    pub fn get(self, x: u32) -> u8 {
-        let pk = split(self.slot, x);
-        let b = (pk >> 3) as usize;
-        // SAFETY: every byte `SPLIT` names lies below `REACH`, which `w` holds.
-        let byte = unsafe { self.w.get_unchecked(b) };
-        (byte.load(Relaxed) >> (pk & 7)) & 3
+    pub fn get(self, x: u16) -> u8 {
+        debug_assert!((x as u32) < NEAR);
+        // SAFETY: the slot is below `PER_LINE`, so `split` holds every 16-bit `x`; every
+        // byte `SPLIT` names lies below `REACH`, which `w` holds.
+        unsafe {
+            let pk = *self.split.add(x as usize);
+            ((*self.w.add((pk >> 3) as usize)).load(Relaxed) >> (pk & 7)) & 3
+        }
     }
 }
 
@@ -504,7 +519,7 @@ mod tests {
             let w = near.window(a).expect("a window");
             for x in 0..NEAR.min((size - lo) as u32) {
                 assert_eq!(near.get(a, x), get(a, lo + x as u64), "lo {lo} x {x}");
-                assert_eq!(w.get(x), get(a, lo + x as u64), "lo {lo} x {x}");
+                assert_eq!(w.get(x as u16), get(a, lo + x as u64), "lo {lo} x {x}");
             }
         }
         // Near the table's end there is no window: reads are checked.

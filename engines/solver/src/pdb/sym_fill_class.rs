@@ -61,7 +61,7 @@ impl<E: Entries> Fill<'_, E> {
                         let pre = pn.to_prefix(l, sym, syms, lo);
                         let near = E::near(target.base + pre);
                         for &r in run {
-                            let x = row[(r - lo) as usize] as u32;
+                            let x = row.get(r - lo) as u32;
                             hits[h] = (pre + x as u64) as u32;
                             h += (E::get_near(lv.t, near, x) == E::UNREACHED) as usize;
                         }
@@ -189,13 +189,12 @@ impl<E: Entries> Fill<'_, E> {
             (Some((pn, _)), _) => {
                 let near = E::near(target.base + pre);
                 let row = pn.last_row(l, target.sym, self.red.syms);
-                // The row's length is a power of two: the mask spares a bounds check.
-                let x = |r: u32| row[(r - lo) as usize & (row.len() - 1)] as u32;
+                let x = |r: u32| row.get(r.wrapping_sub(lo));
                 match E::window(lv.t, near) {
                     Some(w) => sort_by::<E, UNIT>(lv, c, list, hits, |r| E::get_window(w, x(r))),
-                    None => {
-                        sort_by::<E, UNIT>(lv, c, list, hits, |r| E::get_near(lv.t, near, x(r)))
-                    }
+                    None => sort_by::<E, UNIT>(lv, c, list, hits, |r| {
+                        E::get_near(lv.t, near, x(r) as u32)
+                    }),
                 }
             }
             // A whole row into a block small enough to read near its start.
@@ -268,20 +267,23 @@ fn sort_by<E: Entries, const UNIT: bool>(
     hits: &mut [u32],
     code: impl Fn(u32) -> u8,
 ) -> (usize, usize) {
-    let (mut kept, mut h) = (0, 0);
-    assert!(hits.len() >= list.len());
-    for i in 0..list.len() {
-        let r = list[i];
-        let hit = hit::<E, UNIT>(lv, c, code(r));
-        // SAFETY: `kept` and `h` are each at most `i`, below `list.len() <= hits.len()`.
+    let n = list.len();
+    assert!(hits.len() >= n);
+    let (l, hs) = (list.as_mut_ptr(), hits.as_mut_ptr());
+    // The entries kept so far are `i - h`: one count, so the loop keeps its values in
+    // registers.
+    let mut h = 0;
+    for i in 0..n {
+        // SAFETY: `h` is at most `i`, below `n`, which `list` and `hits` hold.
         unsafe {
-            *list.get_unchecked_mut(kept) = r;
-            *hits.get_unchecked_mut(h) = r;
+            let r = *l.add(i);
+            let hit = hit::<E, UNIT>(lv, c, code(r));
+            *l.add(i - h) = r;
+            *hs.add(h) = r;
+            h += hit as usize;
         }
-        kept += !hit as usize;
-        h += hit as usize;
     }
-    (kept, h)
+    (n - h, h)
 }
 
 /// Whether a letter of cost `c` from an entry of code `y` reaches level `lv.d + 1`

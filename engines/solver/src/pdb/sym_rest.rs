@@ -62,14 +62,35 @@ impl PartsNext {
     /// The last part's values moved by letter `l` and carried by symmetry `s` (when
     /// [`PartsNext::run`] says runs).
     #[inline(always)]
-    pub(super) fn last_row(&self, l: usize, s: usize, syms: usize) -> &[u16] {
+    pub(super) fn last_row(&self, l: usize, s: usize, syms: usize) -> LastRow<'_> {
         let n = self
             .parts
             .last()
             .expect("a rest part")
             .n
             .next_power_of_two();
-        &self.last[(l * syms + s) * n..][..n]
+        LastRow::new(&self.last[(l * syms + s) * n..][..n])
+    }
+}
+
+/// A row of [`PartsNext`]'s last part: a power of two long, read at an index masked to
+/// it, without a bounds check.
+#[derive(Clone, Copy)]
+pub(super) struct LastRow<'a>(&'a [u16]);
+
+impl<'a> LastRow<'a> {
+    #[inline(always)]
+    fn new(row: &'a [u16]) -> LastRow<'a> {
+        assert!(row.len().is_power_of_two());
+        LastRow(row)
+    }
+
+    /// The value at `i` (which the masking keeps only when below the row's length).
+    #[inline(always)]
+    pub(super) fn get(self, i: u32) -> u16 {
+        debug_assert!((i as usize) < self.0.len());
+        // SAFETY: the length is a power of two, so the mask keeps the index below it.
+        unsafe { *self.0.get_unchecked(i as usize & (self.0.len() - 1)) }
     }
 }
 
