@@ -508,6 +508,16 @@ mod tests {
     }
 
     #[test]
+    fn a_window_reads_inside_itself_at_any_16_bit_offset() {
+        // Every slot plus any 16-bit offset names a byte below `REACH`; past the
+        // offsets a `Near` reads, the line's first byte.
+        assert_eq!(SPLIT.len(), PER_LINE as usize + (1 << 16));
+        assert!(SPLIT.iter().all(|&pk| ((pk >> 3) as usize) < REACH));
+        assert!(SPLIT[SPLIT_LEN..].iter().all(|&pk| pk == 0));
+        assert_eq!(REACH, ((SPLIT[SPLIT_LEN - 1] >> 3) + 1) as usize);
+    }
+
+    #[test]
     fn near_reads_are_the_entries_read_one_by_one() {
         // Over enough lines for every offset.
         let size = 3 * PER_LINE + NEAR as u64;
