@@ -274,14 +274,15 @@ fn sort_by<E: Entries, const UNIT: bool>(
     // registers.
     let mut h = 0;
     for i in 0..n {
+        // SAFETY: `i` is below `n`, which `list` holds.
+        let r = unsafe { *l.add(i) };
+        let hit = hit::<E, UNIT>(lv, c, code(r));
         // SAFETY: `h` is at most `i`, below `n`, which `list` and `hits` hold.
         unsafe {
-            let r = *l.add(i);
-            let hit = hit::<E, UNIT>(lv, c, code(r));
             *l.add(i - h) = r;
             *hs.add(h) = r;
-            h += hit as usize;
         }
+        h += hit as usize;
     }
     (n - h, h)
 }
