@@ -70,6 +70,7 @@ static SPLIT: [u16; SPLIT_WIDE] = {
     t
 };
 
+/// [`SPLIT`]'s length: any slot plus any 16-bit offset.
 const SPLIT_WIDE: usize = PER_LINE as usize + (1 << 16);
 
 impl Near {
