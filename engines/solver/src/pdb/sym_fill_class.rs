@@ -189,7 +189,7 @@ impl<E: Entries> Fill<'_, E> {
             (Some((pn, _)), _) => {
                 let near = E::near(target.base + pre);
                 let row = pn.last_row(l, target.sym, self.red.syms);
-                let x = |r: u32| row.get(r.wrapping_sub(lo));
+                let x = |r: u32| row.get(r - lo);
                 match E::window(lv.t, near) {
                     Some(w) => sort_by::<E, UNIT>(lv, c, list, hits, |r| E::get_window(w, x(r))),
                     None => sort_by::<E, UNIT>(lv, c, list, hits, |r| {
