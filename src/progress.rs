@@ -3,7 +3,7 @@
 //! `--quiet`. Engines only send [`Report`]s; drawing happens here.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use puz_core::progress::{duration, time_left, PlainLines, Report};
+use puz_core::progress::{duration, Eta, PlainLines, Report};
 use puz_core::Control;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -115,11 +115,15 @@ fn new_bar(total: u64, unit: &str) -> ProgressBar {
     };
     if let Ok(style) = ProgressStyle::with_template(&template) {
         // The time left as the plain lines say it (none before a tenth is done).
-        let style = style.with_key("left", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-            if let Some(left) = time_left(s.pos(), s.len().unwrap_or(0), s.elapsed()) {
-                let _ = write!(w, ", {} left", duration(left));
-            }
-        });
+        let eta = Arc::new(Eta::new());
+        let style = style.with_key(
+            "left",
+            move |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                if let Some(left) = eta.left(s.pos(), s.len().unwrap_or(0), s.elapsed()) {
+                    let _ = write!(w, ", {} left", duration(left));
+                }
+            },
+        );
         bar.set_style(style.progress_chars("=> "));
     }
     bar.enable_steady_tick(Duration::from_millis(200));
