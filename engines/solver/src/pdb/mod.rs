@@ -35,6 +35,7 @@ mod fill;
 pub(crate) mod fixtures;
 mod flip;
 mod lanes;
+mod level_bits;
 mod locator;
 mod pairs;
 mod pairs_levels;

@@ -20,6 +20,10 @@
 //! entry reached takes 3.5 letters, what the level's share of 29% gives by chance, and
 //! counting per run of the rest's last part instead of per class changed nothing.)
 //!
+//! A pulled level of pairs reads the level it pulls from as bits
+//! ([`super::level_bits`], made before the level when memory allows): a read is then
+//! one byte's bit, not a split of the target's offset and two bits of a byte.
+//!
 //! A fill of pairs chooses its base and may leave out its last level as
 //! [`super::pairs_levels`] says; the sample it goes by is drawn here.
 
@@ -27,6 +31,7 @@ use super::coord_fill::{backward, levels};
 use super::coords::{Coords, MAX_PARTS};
 use super::entries::{Entries, Nibbles, Pairs};
 use super::fill::Meter;
+use super::level_bits::LevelBits;
 use super::pairs;
 use super::pairs_levels::{draw, Base, SAMPLE_CLASSES, SAMPLE_PER_CLASS};
 use super::sym_rest::{self, PartsNext, MAX_NEXT};
@@ -134,6 +139,7 @@ impl<E: Entries> Fill<'_, E> {
             next: self.next.as_ref().map(|n| &n[1]),
             parts_next: self.parts_next.as_ref().map(|n| &n[1]),
             density: None,
+            bits: None,
         };
         (0..SAMPLE_CLASSES)
             .into_par_iter()
@@ -264,7 +270,7 @@ impl<E: Entries> Fill<'_, E> {
         (d, codes): (u8, (u8, u8)),
         pull: bool,
         cost: &[u32],
-        density: Option<&[AtomicU8]>,
+        (density, bits): (Option<&[AtomicU8]>, Option<&LevelBits>),
         (lo, hi): (u64, u64),
         (at, open, reached): (&Marks, &Marks, &Marks),
     ) -> u64 {
@@ -283,7 +289,7 @@ impl<E: Entries> Fill<'_, E> {
                 (d, codes),
                 pull,
                 cost,
-                density,
+                (density, bits),
                 (lo, hi),
                 (at, open, reached),
                 &mut lists,
@@ -300,7 +306,7 @@ impl<E: Entries> Fill<'_, E> {
         (d, (at_code, new)): (u8, (u8, u8)),
         pull: bool,
         cost: &[u32],
-        density: Option<&[AtomicU8]>,
+        (density, bits): (Option<&[AtomicU8]>, Option<&LevelBits>),
         (lo, hi): (u64, u64),
         (at, open, reached): (&Marks, &Marks, &Marks),
         lists: &mut [&mut [u32]; 2],
@@ -324,6 +330,7 @@ impl<E: Entries> Fill<'_, E> {
             next: self.next.as_ref().map(|n| &n[pull as usize]),
             parts_next: self.parts_next.as_ref().map(|n| &n[pull as usize]),
             density,
+            bits,
         };
         let mut letters: Vec<(u8, usize, u64)> = Vec::with_capacity(self.letters);
         let mut n = 0u64;
@@ -384,6 +391,8 @@ struct Level<'a> {
     parts_next: Option<&'a PartsNext>,
     /// Per class, the share of its entries at `d` (when a pull orders its letters).
     density: Option<&'a [AtomicU8]>,
+    /// The entries at `d` as bits (a pulled level of pairs, when memory allows).
+    bits: Option<&'a LevelBits>,
 }
 
 /// Fills the reduced table of `c` with the distances from the solved entry: in nibbles,
@@ -397,9 +406,25 @@ pub(super) fn fill_symmetric(
     meter: &Meter,
 ) -> Result<BigBuf, SolveError> {
     if c.pairs {
-        fill::<Pairs>(model, c, actions, cost, meter, Tabulate::Whole, Base::Rule)
+        fill::<Pairs>(
+            model,
+            c,
+            actions,
+            cost,
+            meter,
+            (Tabulate::Whole, true),
+            Base::Rule,
+        )
     } else {
-        fill::<Nibbles>(model, c, actions, cost, meter, Tabulate::Whole, Base::Rule)
+        fill::<Nibbles>(
+            model,
+            c,
+            actions,
+            cost,
+            meter,
+            (Tabulate::Whole, true),
+            Base::Rule,
+        )
     }
 }
 
@@ -417,14 +442,15 @@ enum Tabulate {
 }
 
 /// [`fill_symmetric`] in entries `E`, the rest's moves tabulated as `tabulate` says, and
-/// for pairs the base chosen as `when` says. Costs other than 1 need nibbles.
+/// for pairs the base chosen as `when` says and a pulled level read as bits when
+/// `as_bits` and memory allow. Costs other than 1 need nibbles.
 fn fill<E: Entries>(
     model: &Model,
     c: &Coords,
     actions: &[Action],
     cost: &[u32],
     meter: &Meter,
-    tabulate: Tabulate,
+    (tabulate, as_bits): (Tabulate, bool),
     when: Base,
 ) -> Result<BigBuf, SolveError> {
     let red = c.sym.as_deref().expect("a table reduced by symmetries");
@@ -442,9 +468,10 @@ fn fill<E: Entries>(
         Tabulate::No => 0,
         _ => 8 * next.min(MAX_NEXT),
     };
+    let needs = c.bytes() + moves_bytes + next_bytes;
     meter.ctl.reserve(
         "a pattern database reduced by symmetries (and its move tables)",
-        c.bytes() + moves_bytes + next_bytes,
+        needs,
     )?;
     let fwd = c.move_tables(model, actions);
     let back = backward(&fwd, letters);
@@ -499,6 +526,18 @@ fn fill<E: Entries>(
     // 255): a pulled class tries first the letters whose target blocks hold most.
     let unit = cost.iter().all(|&x| x == 1);
     let density: Vec<AtomicU8> = (0..red.classes).map(|_| AtomicU8::new(0)).collect();
+    // A pulled level of pairs reads its entries at `d` as bits, when memory allows (the
+    // process's limit holding the fill's other memory too).
+    let bits: std::sync::Mutex<Option<std::sync::Arc<LevelBits>>> = Default::default();
+    let bits_bytes = LevelBits::bytes(c.size);
+    let fits = || {
+        as_bits
+            && needs + bits_bytes <= meter.ctl.memory_limit
+            && meter
+                .ctl
+                .reserve("a level's entries as bits", bits_bytes)
+                .is_ok()
+    };
     let before = |d: u8, filled: u64, frontier: u64, last: u64, pull: bool| {
         marks[(d as usize + 1) % 2].clear();
         top = d;
@@ -525,6 +564,11 @@ fn fill<E: Entries>(
         if go && pull && unit {
             f.densities(t, codes(d).0, &marks[d as usize % 2], &density, meter.ctl);
         }
+        let mut held = bits.lock().unwrap_or_else(|e| e.into_inner());
+        *held = None;
+        if go && pull && unit && E::PAIRS && fits() {
+            *held = Some(std::sync::Arc::new(LevelBits::of(t, c.size, codes(d).0)));
+        }
         go
     };
     levels(
@@ -538,12 +582,13 @@ fn fill<E: Entries>(
         |d, pull, lo, hi| {
             let (at, reached) = (&marks[d as usize % 2], &marks[(d as usize + 1) % 2]);
             let shares = (pull && unit).then_some(&density[..]);
+            let held = bits.lock().unwrap_or_else(|e| e.into_inner()).clone();
             f.level(
                 t,
                 (d, codes(d)),
                 pull,
                 cost,
-                shares,
+                (shares, held.as_deref()),
                 (lo, hi),
                 (at, &open, reached),
             )

@@ -8,12 +8,13 @@
 use super::{Fill, Level, Marks, Target};
 use crate::pdb::entries::Entries;
 use crate::pdb::sym_rest::PartsNext;
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 impl<E: Entries> Fill<'_, E> {
     /// Asks for share `k` of `of` of the blocks `to` (the entries of all of them, in
-    /// order, cut in `of` equal spans).
-    fn prefetch_share(&self, t: &[AtomicU8], to: &[Target], k: usize, of: usize) {
+    /// order, cut in `of` equal spans): their bits when the level reads bits.
+    fn prefetch_share(&self, lv: &Level, to: &[Target], k: usize, of: usize) {
+        let (t, bits) = (lv.t, lv.bits);
         let rest = self.red.rest_size;
         let all = rest * to.len() as u64;
         let (lo, hi) = (all * k as u64 / of as u64, all * (k as u64 + 1) / of as u64);
@@ -21,7 +22,10 @@ impl<E: Entries> Fill<'_, E> {
         while at < hi {
             let (block, from) = (at / rest, at % rest);
             let n = (rest - from).min(hi - at);
-            E::prefetch(t, to[block as usize].base + from, n);
+            match bits {
+                Some(b) => b.prefetch(to[block as usize].base + from, n),
+                None => E::prefetch(t, to[block as usize].base + from, n),
+            }
             at += n;
         }
     }
@@ -114,7 +118,7 @@ impl<E: Entries> Fill<'_, E> {
         let (mut got, mut issued, mut k) = (0u64, 0, 0);
         while k < total {
             while issued < SHARES && issued * total <= k * SHARES {
-                self.prefetch_share(lv.t, next, issued, SHARES);
+                self.prefetch_share(lv, next, issued, SHARES);
                 issued += 1;
             }
             let (lo, end) = match runs {
@@ -128,7 +132,10 @@ impl<E: Entries> Fill<'_, E> {
                         let lo = list[end] - list[end] % n;
                         for &(_, l, _) in letters.iter() {
                             let pre = pn.to_prefix(l, to[l].sym, syms, lo);
-                            E::prefetch_soon(lv.t, to[l].base + pre, n as u64);
+                            match lv.bits {
+                                Some(b) => b.prefetch_soon(to[l].base + pre, n as u64),
+                                None => E::prefetch_soon(lv.t, to[l].base + pre, n as u64),
+                            }
                         }
                     }
                     (lo, end)
@@ -160,7 +167,7 @@ impl<E: Entries> Fill<'_, E> {
             k = end;
         }
         for share in issued..SHARES {
-            self.prefetch_share(lv.t, next, share, SHARES);
+            self.prefetch_share(lv, next, share, SHARES);
         }
         if got > 0 {
             reached.add(class);
@@ -187,31 +194,35 @@ impl<E: Entries> Fill<'_, E> {
         let (target, c) = (&to[l], lv.cost[l]);
         match (runs, self.row(lv, l, target.sym)) {
             (Some((pn, _)), _) => {
-                let near = E::near(target.base + pre);
                 let row = pn.last_row(l, target.sym, self.red.syms);
                 let x = |r: u32| row.get(r - lo);
+                if let (true, Some(b)) = (UNIT, lv.bits) {
+                    let run = b.run(target.base + pre);
+                    return sort_by(list, hits, |r| run.has(x(r)));
+                }
+                let near = E::near(target.base + pre);
                 match E::window(lv.t, near) {
-                    Some(w) => sort_by::<E, UNIT>(lv, c, list, hits, |r| E::get_window(w, x(r))),
-                    None => sort_by::<E, UNIT>(lv, c, list, hits, |r| {
-                        E::get_near(lv.t, near, x(r) as u32)
+                    Some(w) => sort_by(list, hits, |r| {
+                        hit::<E, UNIT>(lv, c, E::get_window(w, x(r)))
+                    }),
+                    None => sort_by(list, hits, |r| {
+                        hit::<E, UNIT>(lv, c, E::get_near(lv.t, near, x(r) as u32))
                     }),
                 }
             }
             // A whole row into a block small enough to read near its start.
             (None, Some(row)) if self.red.rest_size <= E::NEAR as u64 => {
                 let near = E::near(target.base);
-                sort_by::<E, UNIT>(lv, c, list, hits, |r| {
-                    E::get_near(lv.t, near, row[r as usize])
+                sort_by(list, hits, |r| {
+                    hit::<E, UNIT>(lv, c, E::get_near(lv.t, near, row[r as usize]))
                 })
             }
-            (None, Some(row)) => sort_by::<E, UNIT>(lv, c, list, hits, |r| {
-                E::get(lv.t, target.base + row[r as usize] as u64)
+            (None, Some(row)) => sort_by(list, hits, |r| {
+                hit::<E, UNIT>(lv, c, E::get(lv.t, target.base + row[r as usize] as u64))
             }),
-            (None, None) => sort_by::<E, UNIT>(lv, c, list, hits, |r| {
-                E::get(
-                    lv.t,
-                    target.base + self.rest_to(lv, l, target.sym, r as u64),
-                )
+            (None, None) => sort_by(list, hits, |r| {
+                let to = target.base + self.rest_to(lv, l, target.sym, r as u64);
+                hit::<E, UNIT>(lv, c, E::get(lv.t, to))
             }),
         }
     }
@@ -254,19 +265,11 @@ pub(super) fn whole_blocks(len: usize, rest: u64) -> bool {
     len as u64 * 64 >= rest
 }
 
-/// Sorts the unreached entries `list` of a class by whether the letter of cost `c` that
-/// sends each entry `r` to an entry of code `code(r)` comes from a final entry at
-/// `lv.d + 1 - c`: those not are kept at the front of `list`, those are written to `hits`;
-/// how many of each. (Costs other than 1 come with nibbles only, whose codes are the
-/// levels.)
+/// Sorts the unreached entries `list` of a class by `hit` (whether a letter reaches the
+/// entry from the level): those not are kept at the front of `list`, those are written
+/// to `hits`; how many of each.
 #[inline(always)]
-fn sort_by<E: Entries, const UNIT: bool>(
-    lv: &Level,
-    c: u32,
-    list: &mut [u32],
-    hits: &mut [u32],
-    code: impl Fn(u32) -> u8,
-) -> (usize, usize) {
+fn sort_by(list: &mut [u32], hits: &mut [u32], hit: impl Fn(u32) -> bool) -> (usize, usize) {
     let n = list.len();
     assert!(hits.len() >= n);
     let (l, hs) = (list.as_mut_ptr(), hits.as_mut_ptr());
@@ -276,7 +279,7 @@ fn sort_by<E: Entries, const UNIT: bool>(
     for i in 0..n {
         // SAFETY: `i` is below `n`, which `list` holds.
         let r = unsafe { *l.add(i) };
-        let hit = hit::<E, UNIT>(lv, c, code(r));
+        let hit = hit(r);
         // SAFETY: `h` is at most `i`, below `n`, which `list` and `hits` hold.
         unsafe {
             *l.add(i - h) = r;
@@ -288,7 +291,8 @@ fn sort_by<E: Entries, const UNIT: bool>(
 }
 
 /// Whether a letter of cost `c` from an entry of code `y` reaches level `lv.d + 1`
-/// (`UNIT`: `lv.unit`, all letters cost 1).
+/// (`UNIT`: `lv.unit`, all letters cost 1). (Costs other than 1 come with nibbles only,
+/// whose codes are the levels.)
 #[inline(always)]
 fn hit<E: Entries, const UNIT: bool>(lv: &Level, c: u32, y: u8) -> bool {
     if UNIT {

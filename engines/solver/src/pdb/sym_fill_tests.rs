@@ -39,7 +39,7 @@ fn same_as_whole_tabulated(parts: Vec<Part>, metric: &str, tabulate: Tabulate) -
         &actions,
         &metric.cost,
         &meter,
-        tabulate,
+        (tabulate, true),
         Base::Rule,
     )
     .unwrap();
@@ -170,11 +170,38 @@ fn pairs_as_nibbles(parts: Vec<Part>, metric: &str, when: Base, tabulate: Tabula
     let ctl = Control::default();
     let meter = Meter::new(&ctl, String::new(), 0, reduced.size);
     let (cost, size) = (&metric.cost, reduced.size);
-    let a = fill::<Nibbles>(&model, &reduced, &actions, cost, &meter, tabulate, when);
+    let a = fill::<Nibbles>(
+        &model,
+        &reduced,
+        &actions,
+        cost,
+        &meter,
+        (tabulate, true),
+        when,
+    );
     let a = a.unwrap();
     let in_pairs = reduced.in_pairs();
-    let b = fill::<Pairs>(&model, &in_pairs, &actions, cost, &meter, tabulate, when);
+    let b = fill::<Pairs>(
+        &model,
+        &in_pairs,
+        &actions,
+        cost,
+        &meter,
+        (tabulate, true),
+        when,
+    );
     let b = b.unwrap();
+    // A pulled level read as bits or from the table: the same table.
+    let c = fill::<Pairs>(
+        &model,
+        &in_pairs,
+        &actions,
+        cost,
+        &meter,
+        (tabulate, false),
+        when,
+    );
+    assert!(b[..] == c.unwrap()[..], "bits or not");
     assert_eq!(b.len() as u64, in_pairs.bytes());
     let nib = |i: u64| nibble(&a, i);
     let base = pairs::base(&b, size);

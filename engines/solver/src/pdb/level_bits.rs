@@ -1,0 +1,204 @@
+//! The entries of one level of a fill of pairs as bits, for a pulled level (see
+//! `sym_fill_class.rs`): entry `i` at the level is bit `i`. A pulled entry reads its
+//! targets, each a random entry of another class; in pairs a read is a split of the
+//! target's offset into a line and a slot (a table read) and a byte's two bits, in bits
+//! one byte read at `i / 8`. Built once a level from the table, in one pass over it;
+//! half the table's size (a bit an entry against two).
+
+use super::pairs::PER_LINE;
+use crate::bigbuf::BigBuf;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// Bits past the last entry, zero: a [`Run`] reads any 16-bit offset from an entry
+/// without a bounds check.
+const PAD_BITS: u64 = 1 << 16;
+
+/// Lines a task turns into bits: 64 of them hold 252 × 64 entries, 252 whole words.
+const LINES_A_TASK: u64 = 64;
+const WORDS_A_TASK: usize = PER_LINE as usize;
+
+pub(super) struct LevelBits {
+    buf: BigBuf,
+    size: u64,
+}
+
+impl LevelBits {
+    /// Bytes of the bits of a table of `size` entries.
+    pub fn bytes(size: u64) -> u64 {
+        (size + PAD_BITS).div_ceil(LINES_A_TASK * PER_LINE) * WORDS_A_TASK as u64 * 8
+    }
+
+    /// The entries of `t` (pairs, `size` of them, its start 8-byte aligned as a table's
+    /// [`BigBuf`] is) whose code is `code`. No thread may write `t` meanwhile.
+    pub fn of(t: &[AtomicU8], size: u64, code: u8) -> LevelBits {
+        // SAFETY: `AtomicU64` has the layout of eight `AtomicU8`s; nothing writes `t`
+        // while it is read, so the wider reads race with no write.
+        let (head, lines, _) = unsafe { t.align_to::<AtomicU64>() };
+        assert!(head.is_empty(), "a table's start is 8-byte aligned");
+        let mut buf = BigBuf::new(LevelBits::bytes(size) as usize, 0);
+        let n = size.div_ceil(PER_LINE) as usize;
+        // Two bits equal to `code` in every field of a word.
+        let want = code as u64 * 0x5555_5555_5555_5555;
+        words_mut(&mut buf)
+            .par_chunks_mut(WORDS_A_TASK)
+            .enumerate()
+            .for_each(|(k, out)| {
+                let first = k * LINES_A_TASK as usize;
+                let mut bit = 0usize;
+                for line in first..(first + LINES_A_TASK as usize).min(n) {
+                    let w: [u64; 8] = std::array::from_fn(|j| lines[line * 8 + j].load(Relaxed));
+                    // The line's bytes 1 to 63, the codes: 32 entries a word, 28 in the last.
+                    for j in 0..8 {
+                        let v = if j < 7 {
+                            w[j] >> 8 | w[j + 1] << 56
+                        } else {
+                            w[7] >> 8
+                        };
+                        let same = !(v ^ want);
+                        let m = even_bits(same & same >> 1);
+                        let k = if j < 7 { 32 } else { 28 };
+                        put(out, &mut bit, m & ((1 << k) - 1), k);
+                    }
+                }
+            });
+        let words = words_mut(&mut buf);
+        // The last line's slots past `size` hold codes of no entry: cleared.
+        for i in size..(n as u64 * PER_LINE) {
+            words[(i / 64) as usize] &= !(1 << (i % 64));
+        }
+        LevelBits { buf, size }
+    }
+
+    /// Whether entry `i` is at the level.
+    #[cfg(test)]
+    fn has(&self, i: u64) -> bool {
+        words(&self.buf)[(i / 64) as usize] >> (i % 64) & 1 == 1
+    }
+
+    /// The bits from entry `start` on (below the table's size).
+    #[inline(always)]
+    pub fn run(&self, start: u64) -> Run<'_> {
+        assert!(start < self.size);
+        Run {
+            // SAFETY: `start / 8` lies inside the bits (`start` is below `size`).
+            bytes: unsafe { self.buf.as_ptr().add((start / 8) as usize) },
+            shift: (start % 8) as u32,
+            _b: std::marker::PhantomData,
+        }
+    }
+
+    /// Asks for the lines of entries `lo..lo + n` into L2.
+    #[inline]
+    pub fn prefetch(&self, lo: u64, n: u64) {
+        for w in (lo / 64..(lo + n).div_ceil(64)).step_by(8) {
+            crate::prefetch::prefetch_l2(words(&self.buf), w as usize);
+        }
+    }
+
+    /// Asks for the lines of entries `lo..lo + n` into the nearest cache.
+    #[inline]
+    pub fn prefetch_soon(&self, lo: u64, n: u64) {
+        for w in (lo / 64..(lo + n).div_ceil(64)).step_by(8) {
+            crate::prefetch::prefetch(words(&self.buf), w as usize);
+        }
+    }
+}
+
+/// The bits from one entry on: a read of any 16-bit offset from it is one byte's load.
+#[derive(Clone, Copy)]
+pub(super) struct Run<'a> {
+    bytes: *const u8,
+    shift: u32,
+    _b: std::marker::PhantomData<&'a [u64]>,
+}
+
+impl Run<'_> {
+    /// Whether entry `start + x` is at the level.
+    #[inline(always)]
+    pub fn has(self, x: u16) -> bool {
+        let i = self.shift as usize + x as usize;
+        // SAFETY: `start` is below the table's size and the words hold `PAD_BITS` more
+        // bits past it, more than `shift + x`.
+        unsafe { *self.bytes.add(i / 8) >> (i % 8) & 1 == 1 }
+    }
+}
+
+/// The bits as words.
+fn words(buf: &BigBuf) -> &[u64] {
+    // SAFETY: the buffer is 2 MiB aligned, initialised, and a whole number of words.
+    unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<u64>(), buf.len() / 8) }
+}
+
+fn words_mut(buf: &mut BigBuf) -> &mut [u64] {
+    // SAFETY: as in `words`, borrowed mutably through the buffer.
+    unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<u64>(), buf.len() / 8) }
+}
+
+/// The even bits of `m` (bits 0, 2, .. 62), packed into its low 32 bits in order.
+#[inline(always)]
+fn even_bits(mut m: u64) -> u64 {
+    m &= 0x5555_5555_5555_5555;
+    m = (m | m >> 1) & 0x3333_3333_3333_3333;
+    m = (m | m >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
+    m = (m | m >> 4) & 0x00ff_00ff_00ff_00ff;
+    m = (m | m >> 8) & 0x0000_ffff_0000_ffff;
+    (m | m >> 16) & 0xffff_ffff
+}
+
+/// Writes the `n` low bits of `v` at bit `*bit` of `out` and moves past them.
+#[inline(always)]
+fn put(out: &mut [u64], bit: &mut usize, v: u64, n: usize) {
+    if n == 0 {
+        return;
+    }
+    let (w, s) = (*bit / 64, *bit % 64);
+    out[w] |= v << s;
+    if s + n > 64 {
+        out[w + 1] |= v >> (64 - s);
+    }
+    *bit += n;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdb::pairs;
+
+    #[test]
+    fn bits_are_the_entries_of_the_code() {
+        // A table of a few lines and a part line, codes drawn at random.
+        let size = 3 * LINES_A_TASK * PER_LINE + 7 * PER_LINE + 100;
+        let mut buf = BigBuf::new(pairs::bytes(size) as usize, 0xff);
+        let t = buf.as_atomic();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..size {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let code = (x % 3) as u8;
+            if code != pairs::UNREACHED {
+                pairs::set(t, i, code, 1);
+            }
+        }
+        for code in 0..4 {
+            let b = LevelBits::of(t, size, code);
+            assert!(b.buf.len() as u64 >= LevelBits::bytes(size));
+            for i in 0..size {
+                assert_eq!(b.has(i), pairs::get(t, i) == code, "entry {i}, code {code}");
+            }
+            // Past the last entry: nothing, as far as a run reads.
+            for i in size..size + PAD_BITS {
+                assert!(!b.has(i));
+            }
+            for start in [0, 1, 63, 64, 251, 252, 1000, size - 1] {
+                let r = b.run(start);
+                for x in [0u16, 1, 7, 8, 251, 252, 4000, u16::MAX] {
+                    let i = start + x as u64;
+                    let want = i < size && pairs::get(t, i) == code;
+                    assert_eq!(r.has(x), want, "start {start}, offset {x}");
+                }
+            }
+        }
+    }
+}
