@@ -76,9 +76,9 @@ pub fn time_left(done: u64, total: u64, elapsed: Duration) -> Option<Duration> {
 /// Foretells the time left of one phase from its rate since a tenth of it was done
 /// (nothing before): the first tenth of a breadth-first fill holds its sparse levels,
 /// slow for their entries, and a rate since the start over it foretold nearly twice the
-/// time left of a 3x3x3 table. Nothing in the phase's first [`Eta::SETTLE`]; until the
-/// mark is that old (or when `done` went back before it), the rate since the start
-/// ([`time_left`]).
+/// time left of a 3x3x3 table. Nothing until the mark is [`Eta::SETTLE`] old (a new
+/// mark when `done` went back before it); the rate since the start ([`time_left`]) when
+/// nothing was done since the mark.
 #[derive(Debug, Default)]
 pub struct Eta {
     /// `elapsed` and `done` when a tenth was first seen done.
@@ -86,7 +86,7 @@ pub struct Eta {
 }
 
 impl Eta {
-    /// How long after the start and after the mark their rates are trusted.
+    /// How long after the mark its rate is trusted.
     pub const SETTLE: Duration = Duration::from_secs(2);
 
     pub fn new() -> Eta {
@@ -95,18 +95,18 @@ impl Eta {
 
     /// The time left when `done` of `total` took `elapsed` since the phase began.
     pub fn left(&self, done: u64, total: u64, elapsed: Duration) -> Option<Duration> {
-        if elapsed < Eta::SETTLE {
-            return None;
-        }
         let since_start = time_left(done, total, elapsed)?;
         let mut mark = self.mark.lock().unwrap_or_else(|e| e.into_inner());
         let (t0, d0) = *mark.get_or_insert((elapsed, done));
         if done < d0 || elapsed < t0 {
             *mark = Some((elapsed, done));
-            return Some(since_start);
+            return None;
         }
         let (dt, dd) = (elapsed - t0, done - d0);
-        if dt < Eta::SETTLE || dd == 0 {
+        if dt < Eta::SETTLE {
+            return None;
+        }
+        if dd == 0 {
             return Some(since_start);
         }
         let per = dt.as_secs_f64() / dd as f64;
@@ -284,12 +284,9 @@ mod tests {
         // A fill whose first tenth (100 of 1,000) took 20 s, then 10 a second.
         let eta = Eta::new();
         assert_eq!(eta.left(99, 1000, secs(19)), None);
-        // At the mark and until it settles: the rate since the start.
-        assert_eq!(eta.left(100, 1000, secs(20)), Some(secs(180)));
-        assert_eq!(
-            eta.left(110, 1000, secs(21)),
-            time_left(110, 1000, secs(21))
-        );
+        // At the mark and until it settles: nothing.
+        assert_eq!(eta.left(100, 1000, secs(20)), None);
+        assert_eq!(eta.left(110, 1000, secs(21)), None);
         // Then the rate since the mark: 400 more in 40 s, 500 left.
         assert_eq!(eta.left(500, 1000, secs(60)), Some(secs(50)));
         assert_eq!(time_left(500, 1000, secs(60)), Some(secs(60)));
@@ -304,13 +301,10 @@ mod tests {
         // new mark.
         let again = Eta::new();
         again.left(500, 1000, secs(10));
-        assert_eq!(
-            again.left(300, 1000, secs(20)),
-            time_left(300, 1000, secs(20))
-        );
+        assert_eq!(again.left(300, 1000, secs(20)), None);
         assert_eq!(again.left(400, 1000, secs(30)), Some(secs(60)));
         assert_eq!(again.left(1000, 1000, secs(40)), None);
-        // Nothing in the phase's first seconds, however far it is.
+        // Nothing until a mark settles, however far the phase is.
         assert_eq!(Eta::new().left(500, 1000, secs(1)), None);
     }
 }
