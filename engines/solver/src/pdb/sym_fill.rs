@@ -350,7 +350,7 @@ impl<E: Entries> Fill<'_, E> {
                     self.targets(class, moves, &mut to[b]);
                     // A long pulled list's whole blocks are asked for a share at a time,
                     // while the class before is worked on (see `pull_class`).
-                    if !(pull && whole_blocks(len, rest)) {
+                    if !whole_blocks(len, rest) {
                         self.prefetch_targets(&lv, &list[..len], &to[b]);
                     }
                     listed = Some((class, len, b));

@@ -41,7 +41,17 @@ impl<E: Entries> Fill<'_, E> {
         reached: &Marks,
     ) -> u64 {
         let mut n = 0;
+        // A long list's target blocks are asked for whole, a few letters ahead.
+        let whole = whole_blocks(list.len(), self.red.rest_size);
+        if whole {
+            for target in to.iter().take(PUSH_AHEAD) {
+                E::prefetch(lv.t, target.base, self.red.rest_size);
+            }
+        }
         for (l, target) in to.iter().enumerate() {
+            if let (true, Some(ahead)) = (whole, to.get(l + PUSH_AHEAD)) {
+                E::prefetch(lv.t, ahead.base, self.red.rest_size);
+            }
             let mut h = 0;
             let mut unreached = |r2: u64| {
                 hits[h] = r2 as u32;
@@ -254,6 +264,9 @@ impl<E: Entries> Fill<'_, E> {
 /// The entries of a pulled class taken through all its letters at a time when it is not
 /// read by runs.
 const CHUNK: usize = 2048;
+
+/// The target blocks of a pushed class's letter are asked for this many letters ahead.
+const PUSH_AHEAD: usize = 2;
 
 /// The next class's target blocks are asked for in this many shares while a class is
 /// pulled.
