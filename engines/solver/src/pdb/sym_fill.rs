@@ -405,26 +405,11 @@ pub(super) fn fill_symmetric(
     cost: &[u32],
     meter: &Meter,
 ) -> Result<BigBuf, SolveError> {
+    let how = (Tabulate::Whole, true);
     if c.pairs {
-        fill::<Pairs>(
-            model,
-            c,
-            actions,
-            cost,
-            meter,
-            (Tabulate::Whole, true),
-            Base::Rule,
-        )
+        fill::<Pairs>(model, c, actions, cost, meter, how, Base::Rule)
     } else {
-        fill::<Nibbles>(
-            model,
-            c,
-            actions,
-            cost,
-            meter,
-            (Tabulate::Whole, true),
-            Base::Rule,
-        )
+        fill::<Nibbles>(model, c, actions, cost, meter, how, Base::Rule)
     }
 }
 
@@ -526,8 +511,8 @@ fn fill<E: Entries>(
     // 255): a pulled class tries first the letters whose target blocks hold most.
     let unit = cost.iter().all(|&x| x == 1);
     let density: Vec<AtomicU8> = (0..red.classes).map(|_| AtomicU8::new(0)).collect();
-    // A pulled level of pairs reads its entries at `d` as bits, when memory allows (the
-    // process's limit holding the fill's other memory too).
+    // A pulled level of pairs read by runs reads its entries at `d` as bits, when memory
+    // allows (the process's limit holding the fill's other memory too).
     let bits: std::sync::Mutex<Option<std::sync::Arc<LevelBits>>> = Default::default();
     let bits_bytes = LevelBits::bytes(c.size);
     let fits = || {
@@ -566,7 +551,7 @@ fn fill<E: Entries>(
         }
         let mut held = bits.lock().unwrap_or_else(|e| e.into_inner());
         *held = None;
-        if go && pull && unit && E::PAIRS && fits() {
+        if go && pull && unit && E::PAIRS && f.pulls_by_runs() && fits() {
             *held = Some(std::sync::Arc::new(LevelBits::of(t, c.size, codes(d).0)));
         }
         go

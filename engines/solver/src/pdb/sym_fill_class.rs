@@ -255,10 +255,25 @@ impl<E: Entries> Fill<'_, E> {
     /// The rest's moves by parts, when the last part's place value is 1 and its values
     /// are few enough to read near a run's target ([`Entries::get_near`]).
     fn runs<'b>(&self, lv: &Level<'b>) -> Option<(&'b PartsNext, u32)> {
-        let pn = lv.parts_next?;
-        let n = pn.run()?;
-        (lv.next.is_none() && n <= E::NEAR).then_some((pn, n))
+        by_runs::<E>(lv.next, lv.parts_next)
     }
+
+    /// Whether a pulled level reads its targets by runs (where it reads bits, when it
+    /// has them).
+    pub(super) fn pulls_by_runs(&self) -> bool {
+        let next = self.next.as_ref().map(|n| &n[1]);
+        by_runs::<E>(next, self.parts_next.as_ref().map(|n| &n[1])).is_some()
+    }
+}
+
+/// [`Fill::runs`] of a level's tabulated moves.
+fn by_runs<'b, E: Entries>(
+    next: Option<&Vec<u32>>,
+    parts_next: Option<&'b PartsNext>,
+) -> Option<(&'b PartsNext, u32)> {
+    let pn = parts_next?;
+    let n = pn.run()?;
+    (next.is_none() && n <= E::NEAR).then_some((pn, n))
 }
 
 /// The entries of a pulled class taken through all its letters at a time when it is not
