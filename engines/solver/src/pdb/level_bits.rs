@@ -91,18 +91,24 @@ impl LevelBits {
     /// Asks for the lines of entries `lo..lo + n` into L2.
     #[inline]
     pub fn prefetch(&self, lo: u64, n: u64) {
-        for w in (lo / 64..(lo + n).div_ceil(64)).step_by(8) {
-            crate::prefetch::prefetch_l2(words(&self.buf), w as usize);
-        }
+        let w = words(&self.buf);
+        lines(lo, n).for_each(|i| crate::prefetch::prefetch_l2(w, i));
     }
 
     /// Asks for the lines of entries `lo..lo + n` into the nearest cache.
     #[inline]
     pub fn prefetch_soon(&self, lo: u64, n: u64) {
-        for w in (lo / 64..(lo + n).div_ceil(64)).step_by(8) {
-            crate::prefetch::prefetch(words(&self.buf), w as usize);
-        }
+        let w = words(&self.buf);
+        lines(lo, n).for_each(|i| crate::prefetch::prefetch(w, i));
     }
+}
+
+/// A word of each line of the bits of entries `lo..lo + n`.
+#[inline(always)]
+fn lines(lo: u64, n: u64) -> impl Iterator<Item = usize> {
+    (lo / 64..(lo + n).div_ceil(64))
+        .step_by(8)
+        .map(|w| w as usize)
 }
 
 /// The bits from one entry on: a read of any 16-bit offset from it is one byte's load.
@@ -183,7 +189,8 @@ mod tests {
         }
         for code in 0..4 {
             let b = LevelBits::of(t, size, code);
-            assert!(b.buf.len() as u64 >= LevelBits::bytes(size));
+            // What `Run::has`'s unchecked read needs: the pad's bits past the last entry.
+            assert!(b.buf.len() as u64 * 8 >= size + PAD_BITS);
             for i in 0..size {
                 assert_eq!(b.has(i), pairs::get(t, i) == code, "entry {i}, code {code}");
             }
