@@ -25,6 +25,9 @@ pub(super) struct Meter<'a> {
     pub before: u64,
     pub total: u64,
     pace: Pace,
+    /// Entries this table's fill expects to settle at once at its end (a last level
+    /// left out, see `pairs_levels.rs`), counted done from the moment it expects so.
+    ahead: std::sync::atomic::AtomicU64,
 }
 
 impl<'a> Meter<'a> {
@@ -35,7 +38,18 @@ impl<'a> Meter<'a> {
             before,
             total,
             pace: Pace::new(Duration::from_millis(200)),
+            ahead: Default::default(),
         }
+    }
+
+    /// Counts `n` entries done ahead of their fill (0: none; see [`Meter::ahead`]).
+    pub(super) fn settle_ahead(&self, n: u64) {
+        self.ahead.store(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The entries counted done ahead of their fill.
+    pub(super) fn ahead(&self) -> u64 {
+        self.ahead.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// `filled` entries of this table are done, the frontier at distance `d`.
@@ -44,7 +58,7 @@ impl<'a> Meter<'a> {
             self.ctl.step(
                 "building pattern tables",
                 &format!("{}, distance {d}", self.what),
-                self.before + filled,
+                (self.before + filled + self.ahead()).min(self.total),
                 self.total,
                 "entries",
             );

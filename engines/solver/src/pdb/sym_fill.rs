@@ -164,6 +164,63 @@ impl<E: Entries> Fill<'_, E> {
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 
+    /// Of a sample of the unreached entries (a quarter of [`Fill::sample_past`]'s draw)
+    /// when those reached are all at most a level `d` whose entries hold code `at`: how
+    /// many were drawn, how many no letter leads to from an entry of code `at` (past
+    /// level `d + 1`), and how many of those no two letters lead to (past `d + 2`).
+    /// Unit costs.
+    fn sample_ahead(&self, t: &[AtomicU8], at: u8, cost: &[u32]) -> (u64, u64, u64) {
+        let red = self.red;
+        let rest = red.rest_size;
+        let lv = Level {
+            t,
+            d: 0,
+            at,
+            new: at,
+            cost,
+            unit: true,
+            moves: &self.back,
+            next: self.next.as_ref().map(|n| &n[1]),
+            parts_next: self.parts_next.as_ref().map(|n| &n[1]),
+            density: None,
+            bits: None,
+        };
+        // Whether a letter leads to entry `r` of `class` from one of code `at`; `f` is
+        // called on each entry that leads there until one returns true.
+        let any = |class: u64, r: u64, to: &mut [Target], f: &mut dyn FnMut(u64, u64) -> bool| {
+            self.targets(class, &self.back, to);
+            to.iter()
+                .enumerate()
+                .any(|(l, target)| f(target.base / rest, self.rest_to(&lv, l, target.sym, r)))
+        };
+        let is_at = |class: u64, r: u64| E::get(t, class * rest + r) == at;
+        (0..SAMPLE_CLASSES / 4)
+            .into_par_iter()
+            .map(|k| {
+                let class = draw(k) % red.classes;
+                let (mut to, mut to2) = (vec![Target::default(); self.letters], vec![]);
+                to2.resize(self.letters, Target::default());
+                let (mut drawn, mut past1, mut past2) = (0, 0, 0);
+                for j in 0..SAMPLE_PER_CLASS {
+                    let r = draw(SAMPLE_CLASSES + k * SAMPLE_PER_CLASS + j) % rest;
+                    if E::get(t, class * rest + r) != E::UNREACHED {
+                        continue;
+                    }
+                    drawn += 1;
+                    if any(class, r, &mut to, &mut |c, r| is_at(c, r)) {
+                        continue;
+                    }
+                    past1 += 1;
+                    let two = any(class, r, &mut to, &mut |c, r| {
+                        any(c, r, &mut to2, &mut |c, r| is_at(c, r))
+                    });
+                    past2 += !two as u64;
+                }
+                (drawn, past1, past2)
+            })
+            .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2))
+    }
+
     /// Sets entry `j` and the entries its class's stabiliser makes of it to `lv.new`
     /// (level `lv.d + 1`); how many were unreached.
     fn push(&self, lv: &Level, to: &Target, r: u64) -> u64 {
@@ -533,6 +590,13 @@ fn fill<E: Entries>(
                 u8::MAX if when.now(d, filled, frontier, last, c.size) => {
                     pairs::to_base(t, c.size, d);
                     base.store(d, Relaxed);
+                    // Whether the last level will be left out, foreseen two levels ahead
+                    // by the same rule: its entries then count as done from now on, so
+                    // that the time left is not foretold for entries never worked on.
+                    let (drawn, past1, past2) = f.sample_ahead(t, 0, cost);
+                    if drawn > 0 && when.leaves_out_last(|| (past1, past2)) {
+                        meter.settle_ahead((c.size - filled) * past1 / drawn);
+                    }
                     true
                 }
                 u8::MAX => true,
@@ -541,6 +605,11 @@ fn fill<E: Entries>(
                 b if d == b + 1 && when.leaves_out_last(|| f.sample_past(t, codes(d).0, cost)) => {
                     pairs::cap(t, c.size);
                     false
+                }
+                // Kept after all: its entries are to be worked on.
+                b if d == b + 1 => {
+                    meter.settle_ahead(0);
+                    true
                 }
                 // Two levels after the base: the rest is base + 3 or more.
                 b => d < b + 2,
