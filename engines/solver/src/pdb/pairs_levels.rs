@@ -1,7 +1,9 @@
 //! When a fill of pairs ([`super::pairs`]) turns its reached entries to code 0 (its
 //! base), and whether it leaves out its last level: before that level a fixed sample of
 //! the unreached entries says how many lie past it ([`super::sym_fill`] draws it), and
-//! when they are few every unreached entry reads base + 2 instead.
+//! when they are few every unreached entry reads base + 2 instead. (When the base is
+//! chosen, two levels earlier, a smaller sample foresees it by the same rule, so that a
+//! progress someone reads counts those entries done from then on.)
 
 use puz_core::hash::FoldHasher;
 use std::hash::Hasher;

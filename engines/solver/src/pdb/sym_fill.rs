@@ -593,8 +593,15 @@ fn fill<E: Entries>(
                     // Whether the last level will be left out, foreseen two levels ahead
                     // by the same rule: its entries then count as done from now on, so
                     // that the time left is not foretold for entries never worked on.
-                    let (drawn, past1, past2) = f.sample_ahead(t, 0, cost);
-                    if drawn > 0 && when.leaves_out_last(|| (past1, past2)) {
+                    // (Only for a progress someone reads: the sample's reads are many.)
+                    let (mut drawn, mut past1) = (0, 0);
+                    let foreseen = meter.ctl.reporting()
+                        && when.leaves_out_last(|| {
+                            let (n, p1, p2) = f.sample_ahead(t, 0, cost);
+                            (drawn, past1) = (n, p1);
+                            (p1, p2)
+                        });
+                    if foreseen && drawn > 0 {
                         meter.settle_ahead((c.size - filled) * past1 / drawn);
                     }
                     true
