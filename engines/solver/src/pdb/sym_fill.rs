@@ -122,13 +122,10 @@ impl<E: Entries> Fill<'_, E> {
         });
     }
 
-    /// Of a sample of the unreached entries (a fixed draw of classes, and of entries in
-    /// each), how many were drawn and how many no letter leads to from an entry of code
-    /// `at`: those that lie past the next level (unit costs).
-    fn sample_past(&self, t: &[AtomicU8], at: u8, cost: &[u32]) -> (u64, u64) {
-        let red = self.red;
-        let rest = red.rest_size;
-        let lv = Level {
+    /// What the samples below read with: the backward moves, the entries of code `at`
+    /// sought (unit costs).
+    fn sample_level<'b>(&'b self, t: &'b [AtomicU8], at: u8, cost: &'b [u32]) -> Level<'b> {
+        Level {
             t,
             d: 0,
             at,
@@ -140,7 +137,16 @@ impl<E: Entries> Fill<'_, E> {
             parts_next: self.parts_next.as_ref().map(|n| &n[1]),
             density: None,
             bits: None,
-        };
+        }
+    }
+
+    /// Of a sample of the unreached entries (a fixed draw of classes, and of entries in
+    /// each), how many were drawn and how many no letter leads to from an entry of code
+    /// `at`: those that lie past the next level (unit costs).
+    fn sample_past(&self, t: &[AtomicU8], at: u8, cost: &[u32]) -> (u64, u64) {
+        let red = self.red;
+        let rest = red.rest_size;
+        let lv = self.sample_level(t, at, cost);
         (0..SAMPLE_CLASSES)
             .into_par_iter()
             .map(|k| {
@@ -172,19 +178,7 @@ impl<E: Entries> Fill<'_, E> {
     fn sample_ahead(&self, t: &[AtomicU8], at: u8, cost: &[u32]) -> (u64, u64, u64) {
         let red = self.red;
         let rest = red.rest_size;
-        let lv = Level {
-            t,
-            d: 0,
-            at,
-            new: at,
-            cost,
-            unit: true,
-            moves: &self.back,
-            next: self.next.as_ref().map(|n| &n[1]),
-            parts_next: self.parts_next.as_ref().map(|n| &n[1]),
-            density: None,
-            bits: None,
-        };
+        let lv = self.sample_level(t, at, cost);
         // Whether a letter leads to entry `r` of `class` from one of code `at`; `f` is
         // called on each entry that leads there until one returns true.
         let any = |class: u64, r: u64, to: &mut [Target], f: &mut dyn FnMut(u64, u64) -> bool| {
