@@ -192,8 +192,8 @@ impl<E: Entries> Fill<'_, E> {
             .into_par_iter()
             .map(|k| {
                 let class = draw(k) % red.classes;
-                let (mut to, mut to2) = (vec![Target::default(); self.letters], vec![]);
-                to2.resize(self.letters, Target::default());
+                let mut to = vec![Target::default(); self.letters];
+                let mut to2 = to.clone();
                 let (mut drawn, mut past1, mut past2) = (0, 0, 0);
                 for j in 0..SAMPLE_PER_CLASS {
                     let r = draw(SAMPLE_CLASSES + k * SAMPLE_PER_CLASS + j) % rest;
