@@ -175,25 +175,29 @@ impl<E: Entries> Fill<'_, E> {
     /// many were drawn, how many no letter leads to from an entry of code `at` (past
     /// level `d + 1`), and how many of those no two letters lead to (past `d + 2`).
     /// Unit costs.
-    fn sample_ahead(&self, t: &[AtomicU8], at: u8, cost: &[u32]) -> (u64, u64, u64) {
+    fn sample_ahead(&self, t: &[AtomicU8], at: u8, cost: &[u32], ctl: &Control) -> (u64, u64, u64) {
         let red = self.red;
         let rest = red.rest_size;
         let lv = self.sample_level(t, at, cost);
-        // Whether a letter leads to entry `r` of `class` from one of code `at`; `f` is
-        // called on each entry that leads there until one returns true.
-        let any = |class: u64, r: u64, to: &mut [Target], f: &mut dyn FnMut(u64, u64) -> bool| {
-            self.targets(class, &self.back, to);
+        // Whether `hit` holds for an entry (class, rest) that a letter leads to entry `r`
+        // from, by `to` (its class's targets).
+        let any_from = |to: &[Target], r: u64, hit: &mut dyn FnMut((u64, u64)) -> bool| {
             to.iter()
                 .enumerate()
-                .any(|(l, target)| f(target.base / rest, self.rest_to(&lv, l, target.sym, r)))
+                .any(|(l, target)| hit((target.base / rest, self.rest_to(&lv, l, target.sym, r))))
         };
-        let is_at = |class: u64, r: u64| E::get(t, class * rest + r) == at;
+        let is_at = |(class, r): (u64, u64)| E::get(t, class * rest + r) == at;
         (0..SAMPLE_CLASSES / 4)
             .into_par_iter()
             .map(|k| {
+                // Cancelled: the fill stops at its next check, whatever this finds.
+                if ctl.cancelled() {
+                    return (0, 0, 0);
+                }
                 let class = draw(k) % red.classes;
                 let mut to = vec![Target::default(); self.letters];
                 let mut to2 = to.clone();
+                self.targets(class, &self.back, &mut to);
                 let (mut drawn, mut past1, mut past2) = (0, 0, 0);
                 for j in 0..SAMPLE_PER_CLASS {
                     let r = draw(SAMPLE_CLASSES + k * SAMPLE_PER_CLASS + j) % rest;
@@ -201,12 +205,13 @@ impl<E: Entries> Fill<'_, E> {
                         continue;
                     }
                     drawn += 1;
-                    if any(class, r, &mut to, &mut |c, r| is_at(c, r)) {
+                    if any_from(&to, r, &mut { is_at }) {
                         continue;
                     }
                     past1 += 1;
-                    let two = any(class, r, &mut to, &mut |c, r| {
-                        any(c, r, &mut to2, &mut |c, r| is_at(c, r))
+                    let two = any_from(&to, r, &mut |(c, r)| {
+                        self.targets(c, &self.back, &mut to2);
+                        any_from(&to2, r, &mut { is_at })
                     });
                     past2 += !two as u64;
                 }
@@ -591,7 +596,7 @@ fn fill<E: Entries>(
                     let (mut drawn, mut past1) = (0, 0);
                     let foreseen = meter.ctl.reporting()
                         && when.leaves_out_last(|| {
-                            let (n, p1, p2) = f.sample_ahead(t, 0, cost);
+                            let (n, p1, p2) = f.sample_ahead(t, 0, cost, meter.ctl);
                             (drawn, past1) = (n, p1);
                             (p1, p2)
                         });
