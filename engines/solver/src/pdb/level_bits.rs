@@ -173,7 +173,8 @@ mod tests {
 
     #[test]
     fn bits_are_the_entries_of_the_code() {
-        // A table of a few lines and a part line, codes drawn at random.
+        // A table of a few lines and a part line, codes drawn at random (3: left
+        // unreached).
         let size = 3 * LINES_A_TASK * PER_LINE + 7 * PER_LINE + 100;
         let mut buf = BigBuf::new(pairs::bytes(size) as usize, 0xff);
         let t = buf.as_atomic();
@@ -182,7 +183,7 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let code = (x % 3) as u8;
+            let code = (x % 4) as u8;
             if code != pairs::UNREACHED {
                 pairs::set(t, i, code, 1);
             }

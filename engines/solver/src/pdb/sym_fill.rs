@@ -122,10 +122,22 @@ impl<E: Entries> Fill<'_, E> {
         });
     }
 
-    /// What the samples below read with: the backward moves, the entries of code `at`
-    /// sought (unit costs).
-    fn sample_level<'b>(&'b self, t: &'b [AtomicU8], at: u8, cost: &'b [u32]) -> Level<'b> {
-        Level {
+    /// Of a sample of the unreached entries (a fixed draw: `classes` classes, the first
+    /// of the same sequence whatever their number, and entries in each) when those
+    /// reached are all at most a level `d` whose entries hold code `at`: how many were
+    /// drawn, how many no letter leads to from an entry of code `at` (past level
+    /// `d + 1`), and, with `two_steps`, how many of those no two letters lead to (past
+    /// `d + 2`; else 0). Unit costs. Once `ctl` is cancelled the rest are not drawn (the
+    /// fill stops at its next check, whatever this finds).
+    fn sample(
+        &self,
+        (t, at, cost): (&[AtomicU8], u8, &[u32]),
+        (classes, two_steps): (u64, bool),
+        ctl: &Control,
+    ) -> (u64, u64, u64) {
+        let red = self.red;
+        let rest = red.rest_size;
+        let lv = Level {
             t,
             d: 0,
             at,
@@ -137,48 +149,7 @@ impl<E: Entries> Fill<'_, E> {
             parts_next: self.parts_next.as_ref().map(|n| &n[1]),
             density: None,
             bits: None,
-        }
-    }
-
-    /// Of a sample of the unreached entries (a fixed draw of classes, and of entries in
-    /// each), how many were drawn and how many no letter leads to from an entry of code
-    /// `at`: those that lie past the next level (unit costs).
-    fn sample_past(&self, t: &[AtomicU8], at: u8, cost: &[u32]) -> (u64, u64) {
-        let red = self.red;
-        let rest = red.rest_size;
-        let lv = self.sample_level(t, at, cost);
-        (0..SAMPLE_CLASSES)
-            .into_par_iter()
-            .map(|k| {
-                let class = draw(k) % red.classes;
-                let mut to = vec![Target::default(); self.letters];
-                self.targets(class, &self.back, &mut to);
-                let (mut drawn, mut past) = (0, 0);
-                for j in 0..SAMPLE_PER_CLASS {
-                    let r = draw(SAMPLE_CLASSES + k * SAMPLE_PER_CLASS + j) % rest;
-                    if E::get(t, class * rest + r) != E::UNREACHED {
-                        continue;
-                    }
-                    drawn += 1;
-                    let hit = to.iter().enumerate().any(|(l, target)| {
-                        E::get(t, target.base + self.rest_to(&lv, l, target.sym, r)) == at
-                    });
-                    past += !hit as u64;
-                }
-                (drawn, past)
-            })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
-    }
-
-    /// Of a sample of the unreached entries (a quarter of [`Fill::sample_past`]'s draw)
-    /// when those reached are all at most a level `d` whose entries hold code `at`: how
-    /// many were drawn, how many no letter leads to from an entry of code `at` (past
-    /// level `d + 1`), and how many of those no two letters lead to (past `d + 2`).
-    /// Unit costs.
-    fn sample_ahead(&self, t: &[AtomicU8], at: u8, cost: &[u32], ctl: &Control) -> (u64, u64, u64) {
-        let red = self.red;
-        let rest = red.rest_size;
-        let lv = self.sample_level(t, at, cost);
+        };
         // Whether `hit` holds for an entry (class, rest) that a letter leads to entry `r`
         // from, by `to` (its class's targets).
         let any_from = |to: &[Target], r: u64, hit: &mut dyn FnMut((u64, u64)) -> bool| {
@@ -187,10 +158,9 @@ impl<E: Entries> Fill<'_, E> {
                 .any(|(l, target)| hit((target.base / rest, self.rest_to(&lv, l, target.sym, r))))
         };
         let is_at = |(class, r): (u64, u64)| E::get(t, class * rest + r) == at;
-        (0..SAMPLE_CLASSES / 4)
+        (0..classes)
             .into_par_iter()
             .map(|k| {
-                // Cancelled: the fill stops at its next check, whatever this finds.
                 if ctl.cancelled() {
                     return (0, 0, 0);
                 }
@@ -209,11 +179,13 @@ impl<E: Entries> Fill<'_, E> {
                         continue;
                     }
                     past1 += 1;
-                    let two = any_from(&to, r, &mut |(c, r)| {
-                        self.targets(c, &self.back, &mut to2);
-                        any_from(&to2, r, &mut { is_at })
-                    });
-                    past2 += !two as u64;
+                    if two_steps {
+                        let two = any_from(&to, r, &mut |(c, r)| {
+                            self.targets(c, &self.back, &mut to2);
+                            any_from(&to2, r, &mut { is_at })
+                        });
+                        past2 += !two as u64;
+                    }
                 }
                 (drawn, past1, past2)
             })
@@ -596,7 +568,8 @@ fn fill<E: Entries>(
                     let (mut drawn, mut past1) = (0, 0);
                     let foreseen = meter.ctl.reporting()
                         && when.leaves_out_last(|| {
-                            let (n, p1, p2) = f.sample_ahead(t, 0, cost, meter.ctl);
+                            let two = (SAMPLE_CLASSES / 4, true);
+                            let (n, p1, p2) = f.sample((t, 0, cost), two, meter.ctl);
                             (drawn, past1) = (n, p1);
                             (p1, p2)
                         });
@@ -608,7 +581,13 @@ fn fill<E: Entries>(
                 u8::MAX => true,
                 // The last level, left out when the entries past it are few: the rest
                 // reads base + 2.
-                b if d == b + 1 && when.leaves_out_last(|| f.sample_past(t, codes(d).0, cost)) => {
+                b if d == b + 1
+                    && when.leaves_out_last(|| {
+                        let one = (SAMPLE_CLASSES, false);
+                        let (n, past, _) = f.sample((t, codes(d).0, cost), one, meter.ctl);
+                        (n, past)
+                    }) =>
+                {
                     pairs::cap(t, c.size);
                     false
                 }
