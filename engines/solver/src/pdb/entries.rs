@@ -53,6 +53,32 @@ pub(super) trait Entries: Sync {
         }
         len
     }
+    /// Sets entry `lo + x` to `code`, reached at level `d`, for each bit `x` of `marks`
+    /// (none at `n` or past it), every one unreached and set by no other thread; how
+    /// many. Those inside `alone` ([`Entries::alone`]) may be written without a lock.
+    #[inline(always)]
+    fn set_marked(
+        t: &[AtomicU8],
+        lo: u64,
+        (marks, _n): (&[u64], u32),
+        (code, d): (u8, u8),
+        alone: &std::ops::Range<u64>,
+    ) -> u64 {
+        let mut k = 0;
+        for (w, &m) in marks.iter().enumerate() {
+            let mut m = m;
+            while m != 0 {
+                let i = lo + (64 * w) as u64 + m.trailing_zeros() as u64;
+                k += if alone.contains(&i) {
+                    Self::set_alone(t, i, code, d)
+                } else {
+                    Self::set(t, i, code, d)
+                } as u64;
+                m &= m - 1;
+            }
+        }
+        k
+    }
     /// How many of the entries `lo..lo + n` have code `code`.
     #[inline(always)]
     fn count(t: &[AtomicU8], lo: u64, n: u64, code: u8) -> u64 {
@@ -163,5 +189,15 @@ impl Entries for Pairs {
     #[inline(always)]
     fn count(t: &[AtomicU8], lo: u64, n: u64, code: u8) -> u64 {
         pairs::count(t, lo, n, code)
+    }
+    #[inline(always)]
+    fn set_marked(
+        t: &[AtomicU8],
+        lo: u64,
+        marks: (&[u64], u32),
+        to: (u8, u8),
+        alone: &std::ops::Range<u64>,
+    ) -> u64 {
+        pairs::set_marked(t, lo, marks, to, alone)
     }
 }

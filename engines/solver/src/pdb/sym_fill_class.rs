@@ -123,6 +123,10 @@ impl<E: Entries> Fill<'_, E> {
         // inside it without a lock.
         let alone = E::alone(base, base + rest);
         let runs = self.runs(lv);
+        // A run's hits are marked and written together once it has been through every
+        // letter: line by line where they are many, no division an entry.
+        let mut marks = [0u64; MARK_WORDS];
+        let batch = runs.is_some_and(|(_, n)| n as usize <= 64 * MARK_WORDS);
         self.order_letters(lv, to, letters);
         let total = list.len();
         let (mut got, mut issued, mut k) = (0u64, 0, 0);
@@ -154,6 +158,7 @@ impl<E: Entries> Fill<'_, E> {
             };
             let piece = &mut list[k..end];
             let mut len = piece.len();
+            let mut marked = false;
             for &(_, l, pre) in letters.iter() {
                 if len == 0 {
                     break;
@@ -164,15 +169,30 @@ impl<E: Entries> Fill<'_, E> {
                 } else {
                     self.sort_letter::<false>(lv, (l, pre, lo), to, runs, piece, hits)
                 };
-                for &r in &hits[..h] {
-                    let i = base + r as u64;
-                    got += if alone.contains(&i) {
-                        E::set_alone(lv.t, i, lv.new, lv.d + 1)
-                    } else {
-                        E::set(lv.t, i, lv.new, lv.d + 1)
-                    } as u64;
+                if batch {
+                    for &r in &hits[..h] {
+                        let x = r - lo;
+                        marks[(x / 64) as usize] |= 1 << (x % 64);
+                    }
+                    marked |= h > 0;
+                } else {
+                    for &r in &hits[..h] {
+                        let i = base + r as u64;
+                        got += if alone.contains(&i) {
+                            E::set_alone(lv.t, i, lv.new, lv.d + 1)
+                        } else {
+                            E::set(lv.t, i, lv.new, lv.d + 1)
+                        } as u64;
+                    }
                 }
                 len = kept;
+            }
+            if let (true, Some((_, n))) = (marked, runs) {
+                let n = n.min((rest - lo as u64) as u32);
+                let marks = &mut marks[..(n as usize).div_ceil(64)];
+                let to = (lv.new, lv.d + 1);
+                got += E::set_marked(lv.t, base + lo as u64, (marks, n), to, &alone);
+                marks.fill(0);
             }
             k = end;
         }
@@ -279,6 +299,10 @@ fn by_runs<'b, E: Entries>(
 /// The entries of a pulled class taken through all its letters at a time when it is not
 /// read by runs.
 const CHUNK: usize = 2048;
+
+/// The words of a pulled run's marks: runs of at most `64 * MARK_WORDS` entries are
+/// written together.
+const MARK_WORDS: usize = 128;
 
 /// The target blocks of a pushed class's letter are asked for this many letters ahead.
 const PUSH_AHEAD: usize = 2;
