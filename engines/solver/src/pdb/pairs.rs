@@ -738,7 +738,7 @@ mod tests {
                     }
                 }
                 let rs: Vec<u32> = (0..n)
-                    .filter(|&r| next() % dense == 0)
+                    .filter(|_| next() % dense == 0)
                     .filter(|&r| get(atomic(&mut t), lo + r as u64) == UNREACHED)
                     .collect();
                 set_both(&mut t, lo, n, &rs, alone(lo + 7, lo + n as u64 - 3));
