@@ -2,7 +2,7 @@
 //! (up to 14; 15 not reached), [`Pairs`] a two-bit code (see `pairs.rs`). The fill of a
 //! reduced table ([`super::sym_fill`]) is written once for both.
 
-use super::{coord_fill, pairs};
+use super::{coord_fill, pairs, pairs_marks};
 use std::sync::atomic::AtomicU8;
 
 pub(super) trait Entries: Sync {
@@ -198,6 +198,6 @@ impl Entries for Pairs {
         to: (u8, u8),
         alone: &std::ops::Range<u64>,
     ) -> u64 {
-        pairs::set_marked(t, lo, marks, to, alone)
+        pairs_marks::set_marked(t, lo, marks, to, alone)
     }
 }

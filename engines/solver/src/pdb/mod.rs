@@ -39,6 +39,7 @@ mod level_bits;
 mod locator;
 mod pairs;
 mod pairs_levels;
+mod pairs_marks;
 mod pattern;
 mod products;
 pub(crate) mod refined_cache;
