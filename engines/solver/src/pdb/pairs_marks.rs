@@ -4,11 +4,11 @@
 //! marked as bits, are written a byte (four entries) at a time, each half line's level
 //! once.
 
-use super::pairs::{set, set_alone, LINE, PER_LINE, UNREACHED};
+use super::pairs::{set, set_alone, LINE, PER_LINE};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// Sets entry `lo + x` to `code`, reached at level `d`, for each bit `x` of `marks`
-/// (none at `n` or past it), every one [`UNREACHED`] and set by no other thread; how
+/// (none at `n` or past it), every one [`super::pairs::UNREACHED`] and set by no other thread; how
 /// many. Where they are many, line by line: a byte's four fields at once by a mask, its
 /// half lines' nibbles once (a pulled run's hits: no division an entry); the lines
 /// inside `alone` ([`super::pairs::alone`]) with plain loads and stores, the others by locked writes.
@@ -120,7 +120,7 @@ const FIELDS: [u8; 16] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdb::pairs::{alone, bytes, get};
+    use crate::pdb::pairs::{alone, bytes, get, UNREACHED};
 
     fn atomic(t: &mut [u8]) -> &[AtomicU8] {
         // SAFETY: AtomicU8 has the layout of u8, and the borrow is exclusive.
