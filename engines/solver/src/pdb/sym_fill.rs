@@ -197,8 +197,10 @@ impl<E: Entries> Fill<'_, E> {
     fn push(&self, lv: &Level, to: &Target, r: u64) -> u64 {
         let (t, code, d) = (lv.t, lv.new, lv.d + 1);
         let mut n = 0;
-        if E::get(t, to.base + r) == E::UNREACHED {
-            n += E::set(t, to.base + r, code, d) as u64;
+        // The filter just read the entry unreached: set it straight away (another thread
+        // that set it meanwhile sets its stabiliser's images too).
+        if E::set(t, to.base + r, code, d) {
+            n += 1;
             let mut m = to.stab;
             while m != 0 {
                 let s = m.trailing_zeros() as usize;
