@@ -65,18 +65,13 @@ pub(super) trait Entries: Sync {
         alone: &std::ops::Range<u64>,
     ) -> u64 {
         let mut k = 0;
-        for (w, &m) in marks.iter().enumerate() {
-            let mut m = m;
-            while m != 0 {
-                let i = lo + (64 * w) as u64 + m.trailing_zeros() as u64;
-                k += if alone.contains(&i) {
-                    Self::set_alone(t, i, code, d)
-                } else {
-                    Self::set(t, i, code, d)
-                } as u64;
-                m &= m - 1;
-            }
-        }
+        pairs_marks::for_each_mark(lo, marks, |i| {
+            k += if alone.contains(&i) {
+                Self::set_alone(t, i, code, d)
+            } else {
+                Self::set(t, i, code, d)
+            } as u64;
+        });
         k
     }
     /// How many of the entries `lo..lo + n` have code `code`.

@@ -8,10 +8,11 @@ use super::pairs::{set, set_alone, LINE, PER_LINE};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// Sets entry `lo + x` to `code`, reached at level `d`, for each bit `x` of `marks`
-/// (none at `n` or past it), every one [`super::pairs::UNREACHED`] and set by no other thread; how
-/// many. Where they are many, line by line: a byte's four fields at once by a mask, its
-/// half lines' nibbles once (a pulled run's hits: no division an entry); the lines
-/// inside `alone` ([`super::pairs::alone`]) with plain loads and stores, the others by locked writes.
+/// (none at `n` or past it), every one [`super::pairs::UNREACHED`] and set by no other
+/// thread; how many. Where they are many, line by line: a byte's four fields at once by
+/// a mask, its half lines' nibbles once (a pulled run's hits: no division an entry);
+/// the lines inside `alone` ([`super::pairs::alone`]) with plain loads and stores, the
+/// others by locked writes.
 pub fn set_marked(
     t: &[AtomicU8],
     lo: u64,
@@ -22,19 +23,14 @@ pub fn set_marked(
     let count: u64 = marks.iter().map(|m| m.count_ones() as u64).sum();
     if count * 8 < n as u64 {
         // Few: one by one.
-        for (w, &m) in marks.iter().enumerate() {
-            let mut m = m;
-            while m != 0 {
-                let i = lo + (64 * w) as u64 + m.trailing_zeros() as u64;
-                let fresh = if alone.contains(&i) {
-                    set_alone(t, i, code, d)
-                } else {
-                    set(t, i, code, d)
-                };
-                debug_assert!(fresh);
-                m &= m - 1;
-            }
-        }
+        for_each_mark(lo, marks, |i| {
+            let fresh = if alone.contains(&i) {
+                set_alone(t, i, code, d)
+            } else {
+                set(t, i, code, d)
+            };
+            debug_assert!(fresh);
+        });
         return count;
     }
     let clear = (3 & !code) * 0x55;
@@ -81,6 +77,18 @@ pub fn set_marked(
         }
     }
     count
+}
+
+/// Calls `f(lo + x)` for each bit `x` of `marks`, in order.
+#[inline(always)]
+pub(super) fn for_each_mark(lo: u64, marks: &[u64], mut f: impl FnMut(u64)) {
+    for (w, &m) in marks.iter().enumerate() {
+        let mut m = m;
+        while m != 0 {
+            f(lo + (64 * w) as u64 + m.trailing_zeros() as u64);
+            m &= m - 1;
+        }
+    }
 }
 
 /// Bits `o..o + 64` of `marks` (0 where `marks` has none, below 0 too).
