@@ -133,6 +133,21 @@ pub(super) fn window(span: u64, lo: u64, hi: u64, out: &mut [u64]) {
     }
 }
 
+/// The positions of the set bits of a mask.
+#[inline]
+pub(super) fn ones(mask: &[u64]) -> impl Iterator<Item = u64> + '_ {
+    mask.iter().enumerate().flat_map(|(j, &m)| {
+        let mut m = m;
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let b = m.trailing_zeros() as u64;
+                m &= m - 1;
+                j as u64 * 64 + b
+            })
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 //! (up to 14; 15 not reached), [`Pairs`] a two-bit code (see `pairs.rs`). The fill of a
 //! reduced table ([`super::sym_fill`]) is written once for both.
 
+use super::bitset::ones;
 use super::{coord_fill, pairs, pairs_marks};
 use std::sync::atomic::AtomicU8;
 
@@ -64,15 +65,11 @@ pub(super) trait Entries: Sync {
         (code, d): (u8, u8),
         alone: &std::ops::Range<u64>,
     ) -> u64 {
-        let mut k = 0;
-        pairs_marks::for_each_mark(lo, marks, |i| {
-            k += if alone.contains(&i) {
-                Self::set_alone(t, i, code, d)
-            } else {
-                Self::set(t, i, code, d)
-            } as u64;
-        });
-        k
+        let set = |i| match alone.contains(&i) {
+            true => Self::set_alone(t, i, code, d),
+            false => Self::set(t, i, code, d),
+        };
+        ones(marks).filter(|&x| set(lo + x)).count() as u64
     }
     /// How many of the entries `lo..lo + n` have code `code`.
     #[inline(always)]

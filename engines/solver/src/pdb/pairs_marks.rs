@@ -4,6 +4,7 @@
 //! marked as bits, are written a byte (four entries) at a time, each half line's level
 //! once.
 
+use super::bitset::ones;
 use super::pairs::{set, set_alone, LINE, PER_LINE};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
@@ -23,14 +24,14 @@ pub fn set_marked(
     let count: u64 = marks.iter().map(|m| m.count_ones() as u64).sum();
     if count * 8 < n as u64 {
         // Few: one by one.
-        for_each_mark(lo, marks, |i| {
+        for i in ones(marks).map(|x| lo + x) {
             let fresh = if alone.contains(&i) {
                 set_alone(t, i, code, d)
             } else {
                 set(t, i, code, d)
             };
             debug_assert!(fresh);
-        });
+        }
         return count;
     }
     let clear = (3 & !code) * 0x55;
@@ -77,18 +78,6 @@ pub fn set_marked(
         }
     }
     count
-}
-
-/// Calls `f(lo + x)` for each bit `x` of `marks`, in order.
-#[inline(always)]
-pub(super) fn for_each_mark(lo: u64, marks: &[u64], mut f: impl FnMut(u64)) {
-    for (w, &m) in marks.iter().enumerate() {
-        let mut m = m;
-        while m != 0 {
-            f(lo + (64 * w) as u64 + m.trailing_zeros() as u64);
-            m &= m - 1;
-        }
-    }
 }
 
 /// Bits `o..o + 64` of `marks` (0 where `marks` has none, below 0 too).

@@ -9,7 +9,7 @@
 //! pushed level; entries at 15 or more, or never reached, keep the 15 the table starts
 //! with, so the fill stops after distance 14.
 
-use super::bitset::{window, Bitset};
+use super::bitset::{ones, window, Bitset};
 use super::fill::Meter;
 use super::flip::xor_mask;
 use super::turns::OriTurns;
@@ -379,21 +379,6 @@ fn next_one(set: &Bitset, pos: u64, hi: u64, clear: bool) -> Option<u64> {
     }
     let r = i as u64 * 64 + m.trailing_zeros() as u64;
     (r < hi).then_some(r)
-}
-
-/// The positions of the set bits of a mask.
-#[inline]
-fn ones(mask: &[u64]) -> impl Iterator<Item = u64> + '_ {
-    mask.iter().enumerate().flat_map(|(j, &m)| {
-        let mut m = m;
-        std::iter::from_fn(move || {
-            (m != 0).then(|| {
-                let b = m.trailing_zeros() as u64;
-                m &= m - 1;
-                j as u64 * 64 + b
-            })
-        })
-    })
 }
 
 #[cfg(test)]
