@@ -3,7 +3,7 @@
 //! reduced table ([`super::sym_fill`]) is written once for both.
 
 use super::bitset::ones;
-use super::{coord_fill, pairs, pairs_marks};
+use super::{coord_fill, level_bits, pairs, pairs_marks};
 use std::sync::atomic::AtomicU8;
 
 pub(super) trait Entries: Sync {
@@ -76,6 +76,20 @@ pub(super) trait Entries: Sync {
     fn count(t: &[AtomicU8], lo: u64, n: u64, code: u8) -> u64 {
         (lo..lo + n).filter(|&i| Self::get(t, i) == code).count() as u64
     }
+    /// Writes to `out` (at least [`bits_words`]`(n)` words) bit `x` for each entry
+    /// `lo + x` of `lo..lo + n` whose code is `code`; its bits from `n` on cleared.
+    fn code_bits(t: &[AtomicU8], lo: u64, n: u64, code: u8, out: &mut [u64]) {
+        out.fill(0);
+        for x in 0..n {
+            out[(x / 64) as usize] |= ((Self::get(t, lo + x) == code) as u64) << (x % 64);
+        }
+    }
+}
+
+/// The words [`Entries::code_bits`] needs for `n` entries.
+pub(super) fn bits_words(n: u64) -> usize {
+    // Pairs work in whole lines of 252 entries around them.
+    (n + 2 * pairs::PER_LINE).div_ceil(64) as usize
 }
 
 /// Four bits an entry, two a byte.
@@ -181,6 +195,9 @@ impl Entries for Pairs {
     #[inline(always)]
     fn count(t: &[AtomicU8], lo: u64, n: u64, code: u8) -> u64 {
         pairs::count(t, lo, n, code)
+    }
+    fn code_bits(t: &[AtomicU8], lo: u64, n: u64, code: u8, out: &mut [u64]) {
+        level_bits::block_bits(t, lo, n, code, out)
     }
     #[inline(always)]
     fn set_marked(

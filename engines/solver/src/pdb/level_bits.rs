@@ -38,29 +38,13 @@ impl LevelBits {
         assert!(head.is_empty(), "a table's start is 8-byte aligned");
         let mut buf = BigBuf::new(LevelBits::bytes(size) as usize, 0);
         let n = size.div_ceil(PER_LINE) as usize;
-        // Two bits equal to `code` in every field of a word.
-        let want = code as u64 * 0x5555_5555_5555_5555;
         words_mut(&mut buf)
             .par_chunks_mut(WORDS_A_TASK)
             .enumerate()
             .for_each(|(k, out)| {
                 let first = k * LINES_A_TASK as usize;
-                let mut bit = 0usize;
-                for line in first..(first + LINES_A_TASK as usize).min(n) {
-                    let w: [u64; 8] = std::array::from_fn(|j| lines[line * 8 + j].load(Relaxed));
-                    // The line's bytes 1 to 63, the codes: 32 entries a word, 28 in the last.
-                    for j in 0..8 {
-                        let v = if j < 7 {
-                            w[j] >> 8 | w[j + 1] << 56
-                        } else {
-                            w[7] >> 8
-                        };
-                        let same = !(v ^ want);
-                        let m = even_bits(same & same >> 1);
-                        let k = if j < 7 { 32 } else { 28 };
-                        put(out, &mut bit, m & ((1 << k) - 1), k);
-                    }
-                }
+                let last = (first + LINES_A_TASK as usize).min(n);
+                lines_as_bits(lines, first..last.max(first), code, out);
             });
         let words = words_mut(&mut buf);
         // The last line's slots past `size` hold codes of no entry: cleared.
@@ -128,6 +112,66 @@ impl Run<'_> {
         // bits past it, more than `shift + x`.
         unsafe { *self.bytes.add(i / 8) >> (i % 8) & 1 == 1 }
     }
+}
+
+/// ORs into `out`, from its bit 0 on, a bit for each entry of the table's `lines` (a
+/// line being eight words) whose code is `code`: 252 bits a line.
+fn lines_as_bits(lines: &[AtomicU64], range: std::ops::Range<usize>, code: u8, out: &mut [u64]) {
+    // Two bits equal to `code` in every field of a word.
+    let want = code as u64 * 0x5555_5555_5555_5555;
+    let mut bit = 0usize;
+    for line in range {
+        let w: [u64; 8] = std::array::from_fn(|j| lines[line * 8 + j].load(Relaxed));
+        // The line's bytes 1 to 63, the codes: 32 entries a word, 28 in the last.
+        for j in 0..8 {
+            let v = if j < 7 {
+                w[j] >> 8 | w[j + 1] << 56
+            } else {
+                w[7] >> 8
+            };
+            let same = !(v ^ want);
+            let m = even_bits(same & same >> 1);
+            let k = if j < 7 { 32 } else { 28 };
+            put(out, &mut bit, m & ((1 << k) - 1), k);
+        }
+    }
+}
+
+/// Writes to `out` a bit for each of the entries `lo..lo + n` of a table of pairs `t`
+/// (its start 8-byte aligned): bit `x` for entry `lo + x`, set when its code is `code`.
+/// `out` holds at least [`block_words`]`(lo, n)` words; its bits from `n` on are left
+/// cleared.
+pub(super) fn block_bits(t: &[AtomicU8], lo: u64, n: u64, code: u8, out: &mut [u64]) {
+    // SAFETY: `AtomicU64` has the layout of eight `AtomicU8`s; the caller's writes to
+    // `t` meanwhile (if any) are to other entries, and atomic either way.
+    let (head, lines, _) = unsafe { t.align_to::<AtomicU64>() };
+    assert!(head.is_empty(), "a table's start is 8-byte aligned");
+    let (first, last) = (lo / PER_LINE, (lo + n).div_ceil(PER_LINE));
+    out.fill(0);
+    let out = &mut out[..block_words(lo, n)];
+    lines_as_bits(lines, first as usize..last as usize, code, out);
+    // From the first line's start to `lo`: shifted out.
+    let skip = (lo - first * PER_LINE) as usize;
+    let (w, b) = (skip / 64, skip % 64);
+    for i in 0..out.len() {
+        let lo_part = out.get(i + w).map_or(0, |&x| x >> b);
+        let hi_part = match (b, out.get(i + w + 1)) {
+            (0, _) | (_, None) => 0,
+            (_, Some(&x)) => x << (64 - b),
+        };
+        out[i] = lo_part | hi_part;
+    }
+    let words = n.div_ceil(64) as usize;
+    out[words..].fill(0);
+    if !n.is_multiple_of(64) {
+        out[words - 1] &= (1 << (n % 64)) - 1;
+    }
+}
+
+/// The words [`block_bits`] works in for entries `lo..lo + n`: their lines' bits.
+pub(super) fn block_words(lo: u64, n: u64) -> usize {
+    let (first, last) = (lo / PER_LINE, (lo + n).div_ceil(PER_LINE));
+    ((last - first) * PER_LINE).div_ceil(64) as usize
 }
 
 /// The bits as words.
@@ -205,6 +249,38 @@ mod tests {
                     let i = start + x as u64;
                     let want = i < size && pairs::get(t, i) == code;
                     assert_eq!(r.has(x), want, "start {start}, offset {x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_block_as_bits_from_any_entry() {
+        // Codes drawn at random over a few lines; blocks starting anywhere in a line,
+        // short and over several lines, against the codes read one by one.
+        let size = 9 * PER_LINE + 31;
+        let mut buf = BigBuf::new(pairs::bytes(size) as usize, 0xff);
+        let t = buf.as_atomic();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..size {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if x % 4 != 3 {
+                pairs::set(t, i, (x % 4) as u8, 1);
+            }
+        }
+        let mut out = vec![u64::MAX; crate::pdb::entries::bits_words(size)];
+        for lo in [0, 1, 3, 63, 64, 65, 200, 251, 252, 253, 600] {
+            for n in [1, 5, 64, 100, 251, 252, 700, size - lo] {
+                for code in 0..4 {
+                    out.fill(u64::MAX);
+                    block_bits(t, lo, n, code, &mut out);
+                    for r in 0..(n + 200).min(64 * out.len() as u64) {
+                        let want = r < n && pairs::get(t, lo + r) == code;
+                        let got = out[(r / 64) as usize] >> (r % 64) & 1 == 1;
+                        assert_eq!(got, want, "lo {lo}, n {n}, code {code}, entry {r}");
+                    }
                 }
             }
         }

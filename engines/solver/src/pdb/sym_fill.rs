@@ -24,6 +24,10 @@
 //! ([`super::level_bits`], made before the level when memory allows): a read is then
 //! one byte's bit, not a split of the target's offset and two bits of a byte.
 //!
+//! A pushed level of pairs with many entries (one in [`GATHER_SPARSEST`] or more) goes by
+//! target class instead, from its entries listed (`sym_fill_gather.rs`), when memory
+//! allows: each block is then written by one thread, once, from bits in its cache.
+//!
 //! A fill of pairs chooses its base and may leave out its last level as
 //! [`super::pairs_levels`] says; the sample it goes by is drawn here.
 
@@ -40,6 +44,7 @@ use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::model::{Action, Model};
 use class::whole_blocks;
+use gather::{Lists, Pushed, Sources};
 use puz_core::Control;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -287,7 +292,9 @@ impl<E: Entries> Fill<'_, E> {
     /// `open` (which may hold unreached entries; a class found without any is removed),
     /// each trying its letters in the order of `density` (per class, its share of
     /// entries at `d`) when given.
-    /// Every class given an entry is added to `reached`.
+    /// Every class given an entry is added to `reached`. A pushed level given its entries
+    /// at `d` listed and the ways into each class (`push`) goes by target class instead
+    /// (`sym_fill_gather.rs`).
     ///
     /// A class's entries to work on are listed first, and its targets' blocks asked for,
     /// one class ahead of the work on them: the work then finds them in the cache. The
@@ -297,13 +304,30 @@ impl<E: Entries> Fill<'_, E> {
     fn level(
         &self,
         t: &[AtomicU8],
-        (d, codes): (u8, (u8, u8)),
+        (d, (at_code, new)): (u8, (u8, u8)),
         pull: bool,
         cost: &[u32],
-        (density, bits): (Option<&[AtomicU8]>, Option<&LevelBits>),
+        (density, bits, push): (Option<&[AtomicU8]>, Option<&LevelBits>, Option<Pushed>),
         (lo, hi): (u64, u64),
         (at, open, reached): (&Marks, &Marks, &Marks),
     ) -> u64 {
+        let lv = Level {
+            t,
+            d,
+            at: at_code,
+            new,
+            cost,
+            unit: cost.iter().all(|&c| c == 1),
+            moves: if pull { &self.back } else { &self.fwd },
+            next: self.next.as_ref().map(|n| &n[pull as usize]),
+            parts_next: self.parts_next.as_ref().map(|n| &n[pull as usize]),
+            density,
+            bits,
+        };
+        // A pushed level with its entries listed goes by target class.
+        if let (false, Some(pushed)) = (pull, push) {
+            return self.gather(&lv, pushed, (lo, hi), reached);
+        }
         let rest = self.red.rest_size;
         // A task covers as few as one class, whose rest may be large: the lists are the
         // thread's, kept from task to task, not allocated (and cleared) for each.
@@ -314,54 +338,26 @@ impl<E: Entries> Fill<'_, E> {
                 }
             }
             let mut lists = [&mut a[..], &mut b[..]];
-            self.level_in(
-                t,
-                (d, codes),
-                pull,
-                cost,
-                (density, bits),
-                (lo, hi),
-                (at, open, reached),
-                &mut lists,
-                hits,
-            )
+            self.level_in(&lv, pull, (lo, hi), (at, open, reached), &mut lists, hits)
         })
     }
 
     /// [`Fill::level`] with the lists given (each at least the rest's size).
-    #[allow(clippy::too_many_arguments)]
     fn level_in(
         &self,
-        t: &[AtomicU8],
-        (d, (at_code, new)): (u8, (u8, u8)),
+        lv: &Level,
         pull: bool,
-        cost: &[u32],
-        (density, bits): (Option<&[AtomicU8]>, Option<&LevelBits>),
         (lo, hi): (u64, u64),
         (at, open, reached): (&Marks, &Marks, &Marks),
         lists: &mut [&mut [u32]; 2],
         hits: &mut [u32],
     ) -> u64 {
-        let red = self.red;
-        let moves = if pull { &self.back } else { &self.fwd };
-        let rest = red.rest_size;
+        let (t, at_code, moves) = (lv.t, lv.at, lv.moves);
+        let rest = self.red.rest_size;
         let mut to = [
             vec![Target::default(); self.letters],
             vec![Target::default(); self.letters],
         ];
-        let lv = Level {
-            t,
-            d,
-            at: at_code,
-            new,
-            cost,
-            unit: cost.iter().all(|&c| c == 1),
-            moves,
-            next: self.next.as_ref().map(|n| &n[pull as usize]),
-            parts_next: self.parts_next.as_ref().map(|n| &n[pull as usize]),
-            density,
-            bits,
-        };
         let mut letters: Vec<(u8, usize, u64)> = Vec::with_capacity(self.letters);
         let mut n = 0u64;
         // The class listed one step before: (class, entries listed, its buffers).
@@ -381,7 +377,7 @@ impl<E: Entries> Fill<'_, E> {
                     // A long pulled list's whole blocks are asked for a share at a time,
                     // while the class before is worked on (see `pull_class`).
                     if !whole_blocks(len, rest) {
-                        self.prefetch_targets(&lv, &list[..len], &to[b]);
+                        self.prefetch_targets(lv, &list[..len], &to[b]);
                     }
                     listed = Some((class, len, b));
                 } else if pull {
@@ -396,9 +392,9 @@ impl<E: Entries> Fill<'_, E> {
                         _ => &[],
                     };
                     let list = &mut lists[b][..len];
-                    self.pull_class(&lv, c, list, &to[b], next, scratch, (open, reached))
+                    self.pull_class(lv, c, list, &to[b], next, scratch, (open, reached))
                 } else {
-                    self.push_class(&lv, &lists[b][..len], &to[b], hits, reached)
+                    self.push_class(lv, &lists[b][..len], &to[b], hits, reached)
                 };
             }
             ahead = listed;
@@ -457,15 +453,16 @@ enum Tabulate {
 }
 
 /// [`fill_symmetric`] in entries `E`, the rest's moves tabulated as `tabulate` says, and
-/// for pairs the base chosen as `when` says and a pulled level read as bits when
-/// `as_bits` and memory allow. Costs other than 1 need nibbles.
+/// for pairs the base chosen as `when` says, and with `aided`, when memory allows, a
+/// pulled level read as bits and a pushed one gathered from lists (else both go class
+/// by class over the table alone). Costs other than 1 need nibbles.
 fn fill<E: Entries>(
     model: &Model,
     c: &Coords,
     actions: &[Action],
     cost: &[u32],
     meter: &Meter,
-    (tabulate, as_bits): (Tabulate, bool),
+    (tabulate, aided): (Tabulate, bool),
     when: Base,
 ) -> Result<BigBuf, SolveError> {
     let red = c.sym.as_deref().expect("a table reduced by symmetries");
@@ -544,14 +541,16 @@ fn fill<E: Entries>(
     // A pulled level of pairs read by runs reads its entries at `d` as bits, when memory
     // allows (the process's limit holding the fill's other memory too).
     let bits: std::sync::Mutex<Option<std::sync::Arc<LevelBits>>> = Default::default();
-    let bits_bytes = LevelBits::bytes(c.size);
-    let fits = || {
-        as_bits
-            && needs + bits_bytes <= meter.ctl.memory_limit
-            && meter
-                .ctl
-                .reserve("a level's entries as bits", bits_bytes)
-                .is_ok()
+    // A pushed level of pairs goes by target class, from its entries listed, when they
+    // are many and memory allows the lists and the ways into each class.
+    // (A level gathered lists the entries it sets when the next level looks gathered too:
+    // that level then needs no pass over the table to list them.)
+    let lists: std::sync::Mutex<Option<std::sync::Arc<Lists>>> = Default::default();
+    let ahead: std::sync::Mutex<Option<std::sync::Arc<Lists>>> = Default::default();
+    let sources: std::sync::OnceLock<Sources> = Default::default();
+    let sources_bytes = Sources::bytes(red.classes, letters);
+    let fits = |what: &str, bytes: u64| {
+        aided && needs + bytes <= meter.ctl.memory_limit && meter.ctl.reserve(what, bytes).is_ok()
     };
     let before = |d: u8, filled: u64, frontier: u64, last: u64, pull: bool| {
         marks[(d as usize + 1) % 2].clear();
@@ -606,9 +605,39 @@ fn fill<E: Entries>(
             f.densities(t, codes(d).0, &marks[d as usize % 2], &density, meter.ctl);
         }
         let mut held = bits.lock().unwrap_or_else(|e| e.into_inner());
-        *held = None;
-        if go && pull && unit && E::PAIRS && f.pulls_by_runs() && fits() {
-            *held = Some(std::sync::Arc::new(LevelBits::of(t, c.size, codes(d).0)));
+        let mut listed = lists.lock().unwrap_or_else(|e| e.into_inner());
+        let mut next = ahead.lock().unwrap_or_else(|e| e.into_inner());
+        // The entries of `d` listed by the level before, if it did.
+        let emitted = next.take();
+        (*held, *listed) = (None, None);
+        let gathered = |n: u64| n.saturating_mul(GATHER_SPARSEST) >= c.size;
+        if go && unit && E::PAIRS {
+            if pull && f.pulls_by_runs() {
+                if fits("a level's entries as bits", LevelBits::bytes(c.size)) {
+                    *held = Some(std::sync::Arc::new(LevelBits::of(t, c.size, codes(d).0)));
+                }
+            } else if !pull && gathered(frontier) {
+                let bytes = Lists::bytes(frontier, red.classes) + sources_bytes;
+                if emitted.is_some() || fits("a level's entries listed", bytes) {
+                    sources.get_or_init(|| f.sources());
+                    let at = &marks[d as usize % 2];
+                    let now = emitted.unwrap_or_else(|| {
+                        std::sync::Arc::new(f.lists(t, codes(d).0, at, meter.ctl))
+                    });
+                    *listed = Some(now);
+                    // The next level foreseen from the growth of this one: pushed (as
+                    // `levels` decides) and gathered, its entries are listed by this one.
+                    let foreseen = frontier.saturating_mul(frontier) / last.max(1);
+                    let unknown = c.size.saturating_sub(filled + foreseen);
+                    let more = Lists::bytes(foreseen, red.classes);
+                    if 4 * foreseen <= unknown
+                        && gathered(foreseen)
+                        && fits("the next level's entries listed", bytes + more)
+                    {
+                        *next = Some(std::sync::Arc::new(Lists::empty(red.classes)));
+                    }
+                }
+            }
         }
         go
     };
@@ -624,12 +653,16 @@ fn fill<E: Entries>(
             let (at, reached) = (&marks[d as usize % 2], &marks[(d as usize + 1) % 2]);
             let shares = (pull && unit).then_some(&density[..]);
             let held = bits.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            let listed = lists.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            let next = ahead.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            let pushed =
+                (listed.as_deref().zip(sources.get())).map(|(l, s)| (l, s, next.as_deref()));
             f.level(
                 t,
                 (d, codes(d)),
                 pull,
                 cost,
-                (shares, held.as_deref()),
+                (shares, held.as_deref(), pushed),
                 (lo, hi),
                 (at, &open, reached),
             )
@@ -642,8 +675,16 @@ fn fill<E: Entries>(
     Ok(buf)
 }
 
+/// A pushed level goes by target class when at least one entry in this many is at the
+/// level pushed from (else the class's block, read and written whole, costs more than
+/// its few entries found one by one).
+const GATHER_SPARSEST: u64 = 1024;
+
 #[path = "sym_fill_class.rs"]
 mod class;
+
+#[path = "sym_fill_gather.rs"]
+mod gather;
 
 #[cfg(test)]
 #[path = "sym_fill_tests.rs"]

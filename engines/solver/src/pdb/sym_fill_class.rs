@@ -274,7 +274,7 @@ impl<E: Entries> Fill<'_, E> {
 
     /// The rest's moves by parts, when the last part's place value is 1 and its values
     /// are few enough to read near a run's target ([`Entries::get_near`]).
-    fn runs<'b>(&self, lv: &Level<'b>) -> Option<(&'b PartsNext, u32)> {
+    pub(super) fn runs<'b>(&self, lv: &Level<'b>) -> Option<(&'b PartsNext, u32)> {
         by_runs::<E>(lv.next, lv.parts_next)
     }
 

@@ -194,7 +194,8 @@ fn pairs_as_nibbles(parts: Vec<Part>, metric: &str, when: Base, tabulate: Tabula
         when,
     );
     let b = b.unwrap();
-    // A pulled level read as bits or from the table: the same table.
+    // A pulled level read as bits and a pushed one gathered from lists, or both class by
+    // class over the table alone: the same table.
     let c = fill::<Pairs>(
         &model,
         &in_pairs,
@@ -204,7 +205,7 @@ fn pairs_as_nibbles(parts: Vec<Part>, metric: &str, when: Base, tabulate: Tabula
         (tabulate, false),
         when,
     );
-    assert!(b[..] == c.unwrap()[..], "bits or not");
+    assert!(b[..] == c.unwrap()[..], "aided or not");
     assert_eq!(b.len() as u64, in_pairs.bytes());
     let nib = |i: u64| nibble(&a, i);
     let base = pairs::base(&b, size);
