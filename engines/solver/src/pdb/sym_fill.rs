@@ -678,7 +678,7 @@ fn fill<E: Entries>(
 /// A pushed level goes by target class when at least one entry in this many is at the
 /// level pushed from (else the class's block, read and written whole, costs more than
 /// its few entries found one by one).
-const GATHER_SPARSEST: u64 = 1024;
+const GATHER_SPARSEST: u64 = 4096;
 
 #[path = "sym_fill_class.rs"]
 mod class;
