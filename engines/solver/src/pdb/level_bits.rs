@@ -215,14 +215,12 @@ mod tests {
     use super::*;
     use crate::pdb::pairs;
 
-    #[test]
-    fn bits_are_the_entries_of_the_code() {
-        // A table of a few lines and a part line, codes drawn at random (3: left
-        // unreached).
-        let size = 3 * LINES_A_TASK * PER_LINE + 7 * PER_LINE + 100;
+    /// A table of pairs of `size` entries, codes drawn at random from `seed` (3: left
+    /// unreached).
+    fn random_codes(size: u64, seed: u64) -> BigBuf {
         let mut buf = BigBuf::new(pairs::bytes(size) as usize, 0xff);
         let t = buf.as_atomic();
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut x = seed;
         for i in 0..size {
             x ^= x << 13;
             x ^= x >> 7;
@@ -232,6 +230,15 @@ mod tests {
                 pairs::set(t, i, code, 1);
             }
         }
+        buf
+    }
+
+    #[test]
+    fn bits_are_the_entries_of_the_code() {
+        // A table of a few lines and a part line.
+        let size = 3 * LINES_A_TASK * PER_LINE + 7 * PER_LINE + 100;
+        let mut buf = random_codes(size, 0x9e37_79b9_7f4a_7c15);
+        let t = buf.as_atomic();
         for code in 0..4 {
             let b = LevelBits::of(t, size, code);
             // What `Run::has`'s unchecked read needs: the pad's bits past the last entry.
@@ -259,17 +266,8 @@ mod tests {
         // Codes drawn at random over a few lines; blocks starting anywhere in a line,
         // short and over several lines, against the codes read one by one.
         let size = 9 * PER_LINE + 31;
-        let mut buf = BigBuf::new(pairs::bytes(size) as usize, 0xff);
+        let mut buf = random_codes(size, 0x2545_f491_4f6c_dd1d);
         let t = buf.as_atomic();
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        for i in 0..size {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            if x % 4 != 3 {
-                pairs::set(t, i, (x % 4) as u8, 1);
-            }
-        }
         let mut out = vec![u64::MAX; crate::pdb::entries::bits_words(size)];
         for lo in [0, 1, 3, 63, 64, 65, 200, 251, 252, 253, 600] {
             for n in [1, 5, 64, 100, 251, 252, 700, size - lo] {
