@@ -3,7 +3,9 @@
 //! targets, each a random entry of another class; in pairs a read is a split of the
 //! target's offset into a line and a slot (a table read) and a byte's two bits, in bits
 //! one byte read at `i / 8`. Built once a level from the table, in one pass over it;
-//! half the table's size (a bit an entry against two).
+//! half the table's size (a bit an entry against two). The same conversion, a line's
+//! codes to bits a word at a time, gives one block's entries of a code as bits
+//! ([`block_bits`]: a gathered class's unreached entries, a class's entries listed).
 
 use super::pairs::PER_LINE;
 use crate::bigbuf::BigBuf;
