@@ -198,6 +198,7 @@ impl<E: Entries> Fill<'_, E> {
         let base = class * rest;
         let words = rest.div_ceil(64) as usize;
         marks[..words].fill(0);
+        let runs = self.runs(lv);
         let mut any = false;
         for (k, src) in sources.iter().enumerate() {
             let list = lists.of(src.class as u64);
@@ -205,20 +206,16 @@ impl<E: Entries> Fill<'_, E> {
                 continue;
             }
             any = true;
-            // The next source's list and row are asked for while this one's are read.
+            // The next source's list is asked for while this one's is read.
             if let Some(next) = sources.get(k + 1) {
                 let next_list = lists.of(next.class as u64);
                 (0..next_list.len())
                     .step_by(16)
                     .for_each(|i| crate::prefetch::prefetch_l2(next_list, i));
-                if let Some((pn, len)) = self.runs(lv) {
-                    let (l, sym) = (next.letter as usize, next.sym as usize);
-                    pn.last_row(l, sym, syms).prefetch(len as usize);
-                }
             }
             let (l, sym) = (src.letter as usize, src.sym as usize);
             let mut mark = |x: u64| marks[(x / 64) as usize] |= 1 << (x % 64);
-            match self.runs(lv) {
+            match runs {
                 // By runs: a run's prefix found once, its last part by its row.
                 Some((pn, len)) => {
                     let (len, row) = (len as u64, pn.last_row(l, sym, syms));

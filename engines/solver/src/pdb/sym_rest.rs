@@ -85,14 +85,6 @@ impl<'a> LastRow<'a> {
         LastRow(row)
     }
 
-    /// Asks for the lines of the row's first `n` values, for reads soon.
-    #[inline]
-    pub(super) fn prefetch(self, n: usize) {
-        (0..n.min(self.0.len()))
-            .step_by(32)
-            .for_each(|i| crate::prefetch::prefetch(self.0, i));
-    }
-
     /// The value at `i` (which the masking keeps only when below the row's length).
     #[inline(always)]
     pub(super) fn get(self, i: u32) -> u16 {
