@@ -26,6 +26,9 @@ enum Backing {
     /// [`BigBuf::map_file`]).
     #[cfg(target_os = "linux")]
     File { base: *mut u8, size: usize },
+    /// An anonymous mapping of `size` bytes from `base` (see [`BigBuf::lazy_zeroed`]).
+    #[cfg(target_os = "linux")]
+    Anon { base: *mut u8, size: usize },
 }
 
 // The buffer is plain owned bytes.
@@ -57,6 +60,58 @@ impl BigBuf {
         use rayon::prelude::*;
         buf.par_chunks_mut(HUGE).for_each(|c| c.fill(fill));
         buf
+    }
+
+    /// `len` zero bytes whose pages the kernel clears only when they are first touched
+    /// (an anonymous mapping, asked for huge pages): for a buffer sized by a bound, of
+    /// which some may never be used. ([`BigBuf::new`] touches every page at once, on all
+    /// threads.)
+    #[cfg(target_os = "linux")]
+    pub fn lazy_zeroed(len: usize) -> BigBuf {
+        let size = len.max(1).next_multiple_of(HUGE) + HUGE;
+        // SAFETY: a new anonymous mapping; the kernel checks the arguments.
+        let r = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                size,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if r == libc::MAP_FAILED {
+            return BigBuf::new(len, 0);
+        }
+        let base = r.cast::<u8>();
+        let ptr = (base as usize).next_multiple_of(HUGE) as *mut u8;
+        // SAFETY: the range lies inside the mapping just made; the advice only changes
+        // paging.
+        unsafe {
+            let head = ptr as usize - base as usize;
+            libc::madvise(ptr.cast(), size - head, libc::MADV_HUGEPAGE);
+        }
+        BigBuf {
+            ptr,
+            len,
+            backing: Backing::Anon { base, size },
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn lazy_zeroed(len: usize) -> BigBuf {
+        BigBuf::new(len, 0)
+    }
+
+    /// This buffer's memory as `len` bytes (at most its length), each `fill`: pages the
+    /// process has touched already, which the kernel need not clear again.
+    pub fn recycled(mut self, len: usize, fill: u8) -> BigBuf {
+        self.assert_writable();
+        assert!(len <= self.len, "a buffer recycled for at most its length");
+        self.len = len;
+        use rayon::prelude::*;
+        self.par_chunks_mut(HUGE).for_each(|c| c.fill(fill));
+        self
     }
 
     /// `len` bytes of `file` from `offset`, mapped read-only from the page cache (no copy:
@@ -261,8 +316,8 @@ impl Drop for BigBuf {
             // SAFETY: allocated in `new` with this layout.
             Backing::Heap(layout) => unsafe { dealloc(self.ptr, layout) },
             #[cfg(target_os = "linux")]
-            // SAFETY: mapped in `map_file` with this size.
-            Backing::File { base, size } => unsafe {
+            // SAFETY: mapped in `map_file` or `lazy_zeroed` with this size.
+            Backing::File { base, size } | Backing::Anon { base, size } => unsafe {
                 libc::munmap(base.cast(), size);
             },
         }
@@ -290,6 +345,20 @@ mod tests {
         b[8] = 4;
         assert_eq!((b[7], b[8], b[9]), (3, 4, 255));
         assert_eq!(BigBuf::new(0, 1).len(), 0);
+    }
+
+    #[test]
+    fn zeroed_lazily_and_recycled() {
+        let mut b = BigBuf::lazy_zeroed(5_000_000);
+        assert_eq!(b.len(), 5_000_000);
+        assert_eq!(b.as_ptr() as usize % HUGE, 0);
+        assert!(b.iter().all(|&v| v == 0));
+        b[4_999_999] = 9;
+        let b = b.recycled(3_000_001, 7);
+        assert_eq!(b.len(), 3_000_001);
+        assert!(b.iter().all(|&v| v == 7));
+        let c = BigBuf::new(100, 1).recycled(10, 2);
+        assert_eq!(&c[..], &[2; 10]);
     }
 
     #[test]

@@ -32,13 +32,18 @@ impl LevelBits {
     }
 
     /// The entries of `t` (pairs, `size` of them, its start 8-byte aligned as a table's
-    /// [`BigBuf`] is) whose code is `code`. No thread may write `t` meanwhile.
-    pub fn of(t: &[AtomicU8], size: u64, code: u8) -> LevelBits {
+    /// [`BigBuf`] is) whose code is `code`, in the memory of `spare` when it is large
+    /// enough. No thread may write `t` meanwhile.
+    pub fn of(t: &[AtomicU8], size: u64, code: u8, spare: Option<BigBuf>) -> LevelBits {
         // SAFETY: `AtomicU64` has the layout of eight `AtomicU8`s; nothing writes `t`
         // while it is read, so the wider reads race with no write.
         let (head, lines, _) = unsafe { t.align_to::<AtomicU64>() };
         assert!(head.is_empty(), "a table's start is 8-byte aligned");
-        let mut buf = BigBuf::new(LevelBits::bytes(size) as usize, 0);
+        let bytes = LevelBits::bytes(size) as usize;
+        let mut buf = match spare {
+            Some(b) if b.len() >= bytes => b.recycled(bytes, 0),
+            _ => BigBuf::new(bytes, 0),
+        };
         let n = size.div_ceil(PER_LINE) as usize;
         words_mut(&mut buf)
             .par_chunks_mut(WORDS_A_TASK)
@@ -56,6 +61,11 @@ impl LevelBits {
         LevelBits { buf, size }
     }
 
+    /// The buffer, for another use.
+    pub fn into_buf(self) -> BigBuf {
+        self.buf
+    }
+
     /// Whether entry `i` is at the level.
     #[cfg(test)]
     fn has(&self, i: u64) -> bool {
@@ -71,6 +81,29 @@ impl LevelBits {
             bytes: unsafe { self.buf.as_ptr().add((start / 8) as usize) },
             shift: (start % 8) as u32,
             _b: std::marker::PhantomData,
+        }
+    }
+
+    /// Calls `f` on the offset from `lo` of each entry of `lo..lo + n` at the level, in
+    /// order.
+    #[inline(always)]
+    pub fn for_each_in(&self, lo: u64, n: u64, mut f: impl FnMut(u64)) {
+        let w = words(&self.buf);
+        let end = lo + n;
+        assert!(end <= self.size);
+        let (first, last) = (lo / 64, end.div_ceil(64));
+        for j in first..last {
+            let mut m = w[j as usize];
+            if j == first {
+                m &= u64::MAX << (lo % 64);
+            }
+            if j + 1 == last && !end.is_multiple_of(64) {
+                m &= (1 << (end % 64)) - 1;
+            }
+            while m != 0 {
+                f(j * 64 + m.trailing_zeros() as u64 - lo);
+                m &= m - 1;
+            }
         }
     }
 
@@ -242,7 +275,10 @@ mod tests {
         let mut buf = random_codes(size, 0x9e37_79b9_7f4a_7c15);
         let t = buf.as_atomic();
         for code in 0..4 {
-            let b = LevelBits::of(t, size, code);
+            // In fresh memory and in memory used before (set all over).
+            let spare = BigBuf::new(LevelBits::bytes(size) as usize + 8, 0xff);
+            let spare = (code % 2 == 1).then_some(spare);
+            let b = LevelBits::of(t, size, code, spare);
             // What `Run::has`'s unchecked read needs: the pad's bits past the last entry.
             assert!(b.buf.len() as u64 * 8 >= size + PAD_BITS);
             for i in 0..size {
@@ -259,6 +295,22 @@ mod tests {
                     let want = i < size && pairs::get(t, i) == code;
                     assert_eq!(r.has(x), want, "start {start}, offset {x}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_entries_of_a_span() {
+        let size = 5 * PER_LINE + 17;
+        let mut buf = random_codes(size, 0x51_7cc1_b727_220a);
+        let t = buf.as_atomic();
+        let b = LevelBits::of(t, size, 2, None);
+        for lo in [0, 1, 63, 64, 65, 130, 251, 700] {
+            for n in [0, 1, 2, 63, 64, 65, 128, 300, size - lo] {
+                let mut got = Vec::new();
+                b.for_each_in(lo, n, |x| got.push(x));
+                let want: Vec<u64> = (0..n).filter(|&x| pairs::get(t, lo + x) == 2).collect();
+                assert_eq!(got, want, "lo {lo}, n {n}");
             }
         }
     }

@@ -22,14 +22,16 @@
 //!
 //! A pulled level of pairs reads the level it pulls from as bits
 //! ([`super::level_bits`], made before the level when memory allows): a read is then
-//! one byte's bit, not a split of the target's offset and two bits of a byte.
+//! one byte's bit, not a split of the target's offset and two bits of a byte. Its
+//! classes' first letters, while their sources hold fewer entries at the level than the
+//! class has left unreached, are gathered from those bits instead (`sym_fill_gather.rs`).
 //!
 //! A pushed level of pairs with many entries (one in [`GATHER_SPARSEST`] or more) goes by
 //! target class instead, from its entries listed (`sym_fill_gather.rs`), when memory
 //! allows: each block is then written by one thread, once, from bits in its cache.
 //!
 //! A fill of pairs chooses its base and may leave out its last level as
-//! [`super::pairs_levels`] says; the sample it goes by is drawn here.
+//! [`super::pairs_levels`] says; the sample it goes by is drawn in `sym_fill_sample.rs`.
 
 use super::coord_fill::{backward, levels};
 use super::coords::{Coords, MAX_PARTS};
@@ -37,7 +39,7 @@ use super::entries::{Entries, Nibbles, Pairs};
 use super::fill::Meter;
 use super::level_bits::LevelBits;
 use super::pairs;
-use super::pairs_levels::{draw, Base, SAMPLE_CLASSES, SAMPLE_PER_CLASS};
+use super::pairs_levels::{Base, SAMPLE_CLASSES};
 use super::sym_rest::{self, PartsNext, MAX_NEXT};
 use super::symmetric::Reduction;
 use crate::bigbuf::BigBuf;
@@ -95,6 +97,9 @@ struct Fill<'a, E> {
     next: Option<[Vec<u32>; 2]>,
     /// Forward and back: the same by parts, when `next` is not tabulated.
     parts_next: Option<[PartsNext; 2]>,
+    /// A pulled class's first letters are gathered while their sources' entries, times
+    /// this, are fewer than its unreached (see [`Aid`]).
+    gather_weight: f64,
     entries: std::marker::PhantomData<E>,
 }
 
@@ -125,76 +130,6 @@ impl<E: Entries> Fill<'_, E> {
             };
             out[class as usize].store(share, Relaxed);
         });
-    }
-
-    /// Of a sample of the unreached entries (a fixed draw: `classes` classes, the first
-    /// of the same sequence whatever their number, and entries in each) when those
-    /// reached are all at most a level `d` whose entries hold code `at`: how many were
-    /// drawn, how many no letter leads to from an entry of code `at` (past level
-    /// `d + 1`), and, with `two_steps`, how many of those no two letters lead to (past
-    /// `d + 2`; else 0). Unit costs. Once `ctl` is cancelled the rest are not drawn (the
-    /// fill stops at its next check, whatever this finds).
-    fn sample(
-        &self,
-        (t, at, cost): (&[AtomicU8], u8, &[u32]),
-        (classes, two_steps): (u64, bool),
-        ctl: &Control,
-    ) -> (u64, u64, u64) {
-        let red = self.red;
-        let rest = red.rest_size;
-        let lv = Level {
-            t,
-            d: 0,
-            at,
-            new: at,
-            cost,
-            unit: true,
-            moves: &self.back,
-            next: self.next.as_ref().map(|n| &n[1]),
-            parts_next: self.parts_next.as_ref().map(|n| &n[1]),
-            density: None,
-            bits: None,
-        };
-        // Whether `hit` holds for an entry (class, rest) that a letter leads to entry `r`
-        // from, by `to` (its class's targets).
-        let any_from = |to: &[Target], r: u64, hit: &mut dyn FnMut((u64, u64)) -> bool| {
-            to.iter()
-                .enumerate()
-                .any(|(l, target)| hit((target.base / rest, self.rest_to(&lv, l, target.sym, r))))
-        };
-        let is_at = |(class, r): (u64, u64)| E::get(t, class * rest + r) == at;
-        (0..classes)
-            .into_par_iter()
-            .map(|k| {
-                if ctl.cancelled() {
-                    return (0, 0, 0);
-                }
-                let class = draw(k) % red.classes;
-                let mut to = vec![Target::default(); self.letters];
-                let mut to2 = to.clone();
-                self.targets(class, &self.back, &mut to);
-                let (mut drawn, mut past1, mut past2) = (0, 0, 0);
-                for j in 0..SAMPLE_PER_CLASS {
-                    let r = draw(SAMPLE_CLASSES + k * SAMPLE_PER_CLASS + j) % rest;
-                    if E::get(t, class * rest + r) != E::UNREACHED {
-                        continue;
-                    }
-                    drawn += 1;
-                    if any_from(&to, r, &mut { is_at }) {
-                        continue;
-                    }
-                    past1 += 1;
-                    if two_steps {
-                        let two = any_from(&to, r, &mut |(c, r)| {
-                            self.targets(c, &self.back, &mut to2);
-                            any_from(&to2, r, &mut { is_at })
-                        });
-                        past2 += !two as u64;
-                    }
-                }
-                (drawn, past1, past2)
-            })
-            .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2))
     }
 
     /// Sets entry `j` and the entries its class's stabiliser makes of it to `lv.new`
@@ -237,6 +172,16 @@ impl<E: Entries> Fill<'_, E> {
                 sym: s2,
                 stab: red.rep(c2).1,
             };
+        }
+    }
+
+    /// `lv` with the letters forward, as a push goes.
+    fn forward<'b>(&'b self, lv: &Level<'b>) -> Level<'b> {
+        Level {
+            moves: &self.fwd,
+            next: self.next.as_ref().map(|n| &n[0]),
+            parts_next: self.parts_next.as_ref().map(|n| &n[0]),
+            ..*lv
         }
     }
 
@@ -308,6 +253,7 @@ impl<E: Entries> Fill<'_, E> {
         pull: bool,
         cost: &[u32],
         (density, bits, push): (Option<&[AtomicU8]>, Option<&LevelBits>, Option<Pushed>),
+        ways: Option<&Sources>,
         (lo, hi): (u64, u64),
         (at, open, reached): (&Marks, &Marks, &Marks),
     ) -> u64 {
@@ -323,6 +269,7 @@ impl<E: Entries> Fill<'_, E> {
             parts_next: self.parts_next.as_ref().map(|n| &n[pull as usize]),
             density,
             bits,
+            ways: ways.filter(|_| pull && bits.is_some()),
         };
         // A pushed level with its entries listed goes by target class.
         if let (false, Some(pushed)) = (pull, push) {
@@ -358,7 +305,9 @@ impl<E: Entries> Fill<'_, E> {
             vec![Target::default(); self.letters],
             vec![Target::default(); self.letters],
         ];
-        let mut letters: Vec<(u8, usize, u64)> = Vec::with_capacity(self.letters);
+        let mut letters: Letters = Vec::with_capacity(self.letters);
+        // Per buffer, the blocks (their firsts) whose letters were gathered.
+        let mut done: [Vec<u64>; 2] = Default::default();
         let mut n = 0u64;
         // The class listed one step before: (class, entries listed, its buffers).
         let mut ahead: Option<(u64, usize, usize)> = None;
@@ -371,9 +320,24 @@ impl<E: Entries> Fill<'_, E> {
             if class < hi && (if pull { open.has(class) } else { at.has(class) }) {
                 let (base, list) = (class * rest, &mut lists[b]);
                 let want = if pull { E::UNREACHED } else { at_code };
-                let len = E::list(t, base, rest, want, list);
+                let len = match (pull, lv.ways.zip(lv.bits)) {
+                    // A pulled class's first letters gathered, the rest listed.
+                    (true, Some(with)) => {
+                        self.targets(class, moves, &mut to[b]);
+                        let scratch = (&mut letters, &mut done[b]);
+                        let (len, got) = self.gather_first(lv, class, &to[b], with, scratch, list);
+                        if got > 0 {
+                            reached.add(class);
+                        }
+                        n += got;
+                        len
+                    }
+                    _ => E::list(t, base, rest, want, list),
+                };
                 if len > 0 {
-                    self.targets(class, moves, &mut to[b]);
+                    if lv.ways.is_none() {
+                        self.targets(class, moves, &mut to[b]);
+                    }
                     // A long pulled list's whole blocks are asked for a share at a time,
                     // while the class before is worked on (see `pull_class`).
                     if !whole_blocks(len, rest) {
@@ -386,7 +350,7 @@ impl<E: Entries> Fill<'_, E> {
             }
             if let Some((c, len, b)) = ahead {
                 n += if pull {
-                    let scratch = (&mut hits[..], &mut letters);
+                    let scratch = (&mut hits[..], &mut letters, &done[b][..]);
                     let next = match listed {
                         Some((_, len2, b2)) if whole_blocks(len2, rest) => &to[b2][..],
                         _ => &[],
@@ -403,7 +367,12 @@ impl<E: Entries> Fill<'_, E> {
     }
 }
 
+/// A pulled class's letters in the order it tries them, as `(share, letter, 0)` (see
+/// [`Fill::order_letters`]; the last field is the letter's target run once placed).
+type Letters = Vec<(u8, usize, u64)>;
+
 /// What every class of one level works with (see [`Fill::level`]).
+#[derive(Clone, Copy)]
 struct Level<'a> {
     t: &'a [AtomicU8],
     /// The level, the code of its entries and the code of the next level's.
@@ -419,6 +388,9 @@ struct Level<'a> {
     density: Option<&'a [AtomicU8]>,
     /// The entries at `d` as bits (a pulled level of pairs, when memory allows).
     bits: Option<&'a LevelBits>,
+    /// The ways into each class, with `bits`: a pulled class's first letters are
+    /// gathered (see [`Fill::gather_first`]).
+    ways: Option<&'a Sources>,
 }
 
 /// Fills the reduced table of `c` with the distances from the solved entry: in nibbles,
@@ -431,13 +403,29 @@ pub(super) fn fill_symmetric(
     cost: &[u32],
     meter: &Meter,
 ) -> Result<BigBuf, SolveError> {
-    let how = (Tabulate::Whole, true);
+    let how = (Tabulate::Whole, Aid::Memory(GATHER_WEIGHT));
     if c.pairs {
         fill::<Pairs>(model, c, actions, cost, meter, how, Base::Rule)
     } else {
         fill::<Nibbles>(model, c, actions, cost, meter, how, Base::Rule)
     }
 }
+
+/// Whether a fill of pairs uses memory beside the table, when it allows: a pulled level
+/// read as bits, a pulled class's first letters gathered (while a gathered entry costs
+/// less than a pulled read, by the weight: what a gathered entry costs against a pulled
+/// read), a pushed level with many entries gathered from lists. Else every level goes
+/// class by class over the table alone.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Aid {
+    No,
+    Memory(f64),
+}
+
+/// What a gathered entry costs against a pulled read (see [`Aid`]): a pulled class's
+/// letter is gathered while its source's entries at the level, times this, are fewer than
+/// the class's entries left unreached.
+const GATHER_WEIGHT: f64 = 1.0;
 
 /// How a fill finds where a letter sends a rest value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -453,16 +441,15 @@ enum Tabulate {
 }
 
 /// [`fill_symmetric`] in entries `E`, the rest's moves tabulated as `tabulate` says, and
-/// for pairs the base chosen as `when` says, and with `aided`, when memory allows, a
-/// pulled level read as bits and a pushed one gathered from lists (else both go class
-/// by class over the table alone). Costs other than 1 need nibbles.
+/// for pairs the base chosen as `when` says, and aided as `aid` says. Costs other than 1
+/// need nibbles.
 fn fill<E: Entries>(
     model: &Model,
     c: &Coords,
     actions: &[Action],
     cost: &[u32],
     meter: &Meter,
-    (tabulate, aided): (Tabulate, bool),
+    (tabulate, aid): (Tabulate, Aid),
     when: Base,
 ) -> Result<BigBuf, SolveError> {
     let red = c.sym.as_deref().expect("a table reduced by symmetries");
@@ -494,6 +481,10 @@ fn fill<E: Entries>(
         back,
         next: None,
         parts_next: None,
+        gather_weight: match aid {
+            Aid::Memory(w) => w,
+            Aid::No => 0.0,
+        },
         entries: std::marker::PhantomData,
     };
     if tabulate == Tabulate::Whole {
@@ -550,7 +541,9 @@ fn fill<E: Entries>(
     let sources: std::sync::OnceLock<Sources> = Default::default();
     let sources_bytes = Sources::bytes(red.classes, letters);
     let fits = |what: &str, bytes: u64| {
-        aided && needs + bytes <= meter.ctl.memory_limit && meter.ctl.reserve(what, bytes).is_ok()
+        aid != Aid::No
+            && needs + bytes <= meter.ctl.memory_limit
+            && meter.ctl.reserve(what, bytes).is_ok()
     };
     let before = |d: u8, filled: u64, frontier: u64, last: u64, pull: bool| {
         marks[(d as usize + 1) % 2].clear();
@@ -607,34 +600,53 @@ fn fill<E: Entries>(
         let mut held = bits.lock().unwrap_or_else(|e| e.into_inner());
         let mut listed = lists.lock().unwrap_or_else(|e| e.into_inner());
         let mut next = ahead.lock().unwrap_or_else(|e| e.into_inner());
-        // The entries of `d` listed by the level before, if it did.
-        let emitted = next.take();
-        (*held, *listed) = (None, None);
+        // The entries of `d` listed by the level before, if it did and found room.
+        let emitted = next.take().filter(|l| l.whole());
+        // What the level before held: its memory may serve this level's bits.
+        let mut spent = (held.take(), listed.take());
         let gathered = |n: u64| n.saturating_mul(GATHER_SPARSEST) >= c.size;
         if go && unit && E::PAIRS {
             if pull && f.pulls_by_runs() {
                 if fits("a level's entries as bits", LevelBits::bytes(c.size)) {
-                    *held = Some(std::sync::Arc::new(LevelBits::of(t, c.size, codes(d).0)));
+                    let spare = match std::mem::take(&mut spent) {
+                        (_, Some(l)) => std::sync::Arc::try_unwrap(l).ok().map(Lists::into_buf),
+                        (Some(b), None) => {
+                            std::sync::Arc::try_unwrap(b).ok().map(LevelBits::into_buf)
+                        }
+                        (None, None) => None,
+                    };
+                    let bits = LevelBits::of(t, c.size, codes(d).0, spare);
+                    *held = Some(std::sync::Arc::new(bits));
+                    // With the ways into each class, a class's first letters gathered.
+                    let bytes = LevelBits::bytes(c.size) + sources_bytes;
+                    if sources.get().is_some() || fits("the ways into each class", bytes) {
+                        sources.get_or_init(|| f.sources());
+                    }
                 }
             } else if !pull && gathered(frontier) {
+                // Let go before the lists are made.
+                drop(std::mem::take(&mut spent));
                 let bytes = Lists::bytes(frontier, red.classes) + sources_bytes;
                 if emitted.is_some() || fits("a level's entries listed", bytes) {
                     sources.get_or_init(|| f.sources());
                     let at = &marks[d as usize % 2];
                     let now = emitted.unwrap_or_else(|| {
-                        std::sync::Arc::new(f.lists(t, codes(d).0, at, meter.ctl))
+                        let of = (t, codes(d).0, frontier);
+                        std::sync::Arc::new(f.lists(of, at, meter.ctl))
                     });
-                    *listed = Some(now);
+                    // Lists from the table that found no room are left (pushed instead).
+                    *listed = Some(now).filter(|l| l.whole());
                     // The next level foreseen from the growth of this one: pushed (as
                     // `levels` decides) and gathered, its entries are listed by this one.
                     let foreseen = frontier.saturating_mul(frontier) / last.max(1);
                     let unknown = c.size.saturating_sub(filled + foreseen);
                     let more = Lists::bytes(foreseen, red.classes);
-                    if 4 * foreseen <= unknown
+                    if listed.is_some()
+                        && 4 * foreseen <= unknown
                         && gathered(foreseen)
                         && fits("the next level's entries listed", bytes + more)
                     {
-                        *next = Some(std::sync::Arc::new(Lists::empty(red.classes)));
+                        *next = Some(std::sync::Arc::new(Lists::empty(foreseen, red.classes)));
                     }
                 }
             }
@@ -663,6 +675,7 @@ fn fill<E: Entries>(
                 pull,
                 cost,
                 (shares, held.as_deref(), pushed),
+                sources.get(),
                 (lo, hi),
                 (at, &open, reached),
             )
@@ -685,6 +698,9 @@ mod class;
 
 #[path = "sym_fill_gather.rs"]
 mod gather;
+
+#[path = "sym_fill_sample.rs"]
+mod sample;
 
 #[cfg(test)]
 #[path = "sym_fill_tests.rs"]

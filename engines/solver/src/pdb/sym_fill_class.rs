@@ -5,7 +5,7 @@
 //! found once, and its entries are read near it ([`Entries::get_near`]); with them
 //! tabulated whole, a block small enough is read near its start the same way.
 
-use super::{Fill, Level, Marks, Target};
+use super::{Fill, Letters, Level, Marks, Target};
 use crate::pdb::entries::Entries;
 use crate::pdb::sym_rest::PartsNext;
 use std::sync::atomic::Ordering::Relaxed;
@@ -99,6 +99,8 @@ impl<E: Entries> Fill<'_, E> {
 
     /// Pulls the unreached entries `list` of `class`: each one some letter leads to from
     /// an entry at `lv.d` (with unit costs; else from `d + 1 - cost`) is set to `d + 1`.
+    /// The letters into the blocks `skip` (their firsts) are left out: they were gathered
+    /// (see [`Fill::gather_first`]).
     ///
     /// The list goes a piece at a time, each piece through every letter before the next
     /// starts. With the rest's moves by parts ([`Fill::runs`]) a piece is a run of the
@@ -114,7 +116,7 @@ impl<E: Entries> Fill<'_, E> {
         list: &mut [u32],
         to: &[Target],
         next: &[Target],
-        (hits, letters): (&mut [u32], &mut Vec<(u8, usize, u64)>),
+        (hits, letters, skip): (&mut [u32], &mut Letters, &[u64]),
         (open, reached): (&Marks, &Marks),
     ) -> u64 {
         let (rest, syms) = (self.red.rest_size, self.red.syms);
@@ -127,7 +129,7 @@ impl<E: Entries> Fill<'_, E> {
         // letter: line by line where they are many, no division an entry.
         let mut marks = [0u64; MARK_WORDS];
         let batch = runs.is_some_and(|(_, n)| n as usize <= 64 * MARK_WORDS);
-        self.order_letters(lv, to, letters);
+        self.order_letters(lv, to, skip, letters);
         let total = list.len();
         let (mut got, mut issued, mut k) = (0u64, 0, 0);
         while k < total {
@@ -259,11 +261,22 @@ impl<E: Entries> Fill<'_, E> {
 
     /// The letters a pulled class tries, as `(share, letter, 0)`: the densest target
     /// blocks first (ties in the letters' order), without those holding no entry at
-    /// `lv.d` (none of theirs can reach one). All of them when the level has no shares.
-    fn order_letters(&self, lv: &Level, to: &[Target], letters: &mut Vec<(u8, usize, u64)>) {
+    /// `lv.d` (none of theirs can reach one) and those into the blocks `skip` (their
+    /// firsts). All of them when the level has no shares.
+    pub(super) fn order_letters(
+        &self,
+        lv: &Level,
+        to: &[Target],
+        skip: &[u64],
+        letters: &mut Letters,
+    ) {
         let rest = self.red.rest_size;
         letters.clear();
-        letters.extend(to.iter().enumerate().filter_map(|(l, target)| {
+        let tried = to.iter().enumerate();
+        letters.extend(tried.filter_map(|(l, target)| {
+            if skip.contains(&target.base) {
+                return None;
+            }
             let dn = lv
                 .density
                 .map_or(1, |dn| dn[(target.base / rest) as usize].load(Relaxed));

@@ -39,7 +39,7 @@ fn same_as_whole_tabulated(parts: Vec<Part>, metric: &str, tabulate: Tabulate) -
         &actions,
         &metric.cost,
         &meter,
-        (tabulate, true),
+        (tabulate, Aid::Memory(GATHER_WEIGHT)),
         Base::Rule,
     )
     .unwrap();
@@ -179,33 +179,29 @@ fn pairs_as_nibbles(parts: Vec<Part>, metric: &str, when: Base, tabulate: Tabula
         &actions,
         cost,
         &meter,
-        (tabulate, true),
+        (tabulate, Aid::Memory(GATHER_WEIGHT)),
         when,
     );
     let a = a.unwrap();
     let in_pairs = reduced.in_pairs();
-    let b = fill::<Pairs>(
-        &model,
-        &in_pairs,
-        &actions,
-        cost,
-        &meter,
-        (tabulate, true),
-        when,
-    );
-    let b = b.unwrap();
-    // A pulled level read as bits and a pushed one gathered from lists, or both class by
-    // class over the table alone: the same table.
-    let c = fill::<Pairs>(
-        &model,
-        &in_pairs,
-        &actions,
-        cost,
-        &meter,
-        (tabulate, false),
-        when,
-    );
-    assert!(b[..] == c.unwrap()[..], "aided or not");
+    let pairs = |aid| {
+        fill::<Pairs>(
+            &model,
+            &in_pairs,
+            &actions,
+            cost,
+            &meter,
+            (tabulate, aid),
+            when,
+        )
+    };
+    let b = pairs(Aid::Memory(GATHER_WEIGHT)).unwrap();
+    // A pulled level read as bits, its classes' first letters gathered as the weight says
+    // or all of them (weight 0), and a pushed one gathered from lists, or every level class
+    // by class over the table alone: the same table.
+    for aid in [Aid::Memory(0.0), Aid::No] {
+        assert!(b[..] == pairs(aid).unwrap()[..], "aided as {aid:?} or not");
+    }
     assert_eq!(b.len() as u64, in_pairs.bytes());
     let nib = |i: u64| nibble(&a, i);
     let base = pairs::base(&b, size);
