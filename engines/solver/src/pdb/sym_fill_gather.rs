@@ -421,14 +421,14 @@ impl<E: Entries> Fill<'_, E> {
                 let marked = (&marks[..words], rest as u32);
                 got = E::set_marked(lv.t, base, marked, (lv.new, lv.d + 1), &alone);
             }
+            // The rest, for the pull.
+            for (m, o) in marks[..words].iter_mut().zip(open.iter()) {
+                *m = o & !*m;
+            }
             let mut len = 0;
-            for (j, (m, o)) in marks[..words].iter().zip(&open[..words]).enumerate() {
-                let mut w = o & !m;
-                while w != 0 {
-                    list[len] = (j * 64) as u32 + w.trailing_zeros();
-                    len += 1;
-                    w &= w - 1;
-                }
+            for (slot, r) in list.iter_mut().zip(ones(&marks[..words])) {
+                *slot = r as u32;
+                len += 1;
             }
             (len, got)
         })
