@@ -9,6 +9,7 @@
 use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::AtomicU8;
+use std::sync::Arc;
 
 const HUGE: usize = 2 << 20;
 
@@ -29,6 +30,9 @@ enum Backing {
     /// An anonymous mapping of `size` bytes from `base` (see [`BigBuf::lazy_zeroed`]).
     #[cfg(target_os = "linux")]
     Anon { base: *mut u8, size: usize },
+    /// Another buffer's bytes, read-only, kept alive by every holder (see
+    /// [`BigBuf::share`]).
+    Shared { _whole: Arc<BigBuf> },
 }
 
 // The buffer is plain owned bytes.
@@ -114,6 +118,22 @@ impl BigBuf {
         self
     }
 
+    /// This buffer, read-only, and a handle to its bytes that keeps them alive for as
+    /// long as either is held: a finished table goes on being read through the first
+    /// (its bytes are reached as directly as before, with no count on the way) while a
+    /// thread writes it to disk through the second.
+    pub fn share(self) -> (BigBuf, Arc<BigBuf>) {
+        let whole = Arc::new(self);
+        let view = BigBuf {
+            ptr: whole.ptr,
+            len: whole.len,
+            backing: Backing::Shared {
+                _whole: whole.clone(),
+            },
+        };
+        (view, whole)
+    }
+
     /// `len` bytes of `file` from `offset`, mapped read-only from the page cache (no copy:
     /// a table cached on disk is ready as soon as its pages are in memory, and runs that
     /// load it share them). The mapping starts on a 2 MiB boundary of the file so that the
@@ -174,6 +194,10 @@ impl BigBuf {
         assert!(
             !matches!(self.backing, Backing::File { .. }),
             "a table mapped from its cache file is read-only"
+        );
+        assert!(
+            !matches!(self.backing, Backing::Shared { .. }),
+            "a shared buffer is read-only"
         );
     }
 }
@@ -320,6 +344,8 @@ impl Drop for BigBuf {
             Backing::File { base, size } | Backing::Anon { base, size } => unsafe {
                 libc::munmap(base.cast(), size);
             },
+            // The bytes go with the last holder.
+            Backing::Shared { .. } => {}
         }
     }
 }
@@ -359,6 +385,24 @@ mod tests {
         assert!(b.iter().all(|&v| v == 7));
         let c = BigBuf::new(100, 1).recycled(10, 2);
         assert_eq!(&c[..], &[2; 10]);
+    }
+
+    #[test]
+    fn shared_bytes_outlive_either_holder() {
+        let (view, whole) = BigBuf::new(3 << 20, 5).share();
+        assert_eq!(view.as_ptr(), whole.as_ptr());
+        assert_eq!(view.len(), 3 << 20);
+        let t = std::thread::spawn(move || whole.iter().map(|&b| b as u64).sum::<u64>());
+        assert!(view.iter().all(|&b| b == 5));
+        drop(view);
+        assert_eq!(t.join().unwrap(), 5 * (3 << 20));
+    }
+
+    #[test]
+    #[should_panic(expected = "read-only")]
+    fn shared_bytes_are_read_only() {
+        let (mut view, _whole) = BigBuf::new(10, 0).share();
+        view[0] = 1;
     }
 
     #[test]

@@ -1,11 +1,12 @@
-//! The disk cache of the tables: where it is, the file of each table, and loading (mapped
-//! or read) and saving them.
+//! The disk cache of the tables: where it is, the file of each table, its format, and
+//! loading (mapped or read); the writing is in `cache_write.rs`.
 
+use super::cache_write::store;
 use super::{Part, Shape};
 use crate::bigbuf::BigBuf;
 use crate::model::Action;
 use puz_core::Control;
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 /// FNV-1a, for cache keys.
@@ -94,9 +95,41 @@ pub(super) fn file_name(
     format!("{FILE_PREFIX}{key:016x}{FILE_SUFFIX}")
 }
 
-const MAGIC: &[u8; 8] = b"PUZPDB01";
-/// The magic and the table's length come before the table.
-pub(super) const FILE_HEADER: u64 = 16;
+/// The magic of the files written now: the bytes start at [`FILE_HEADER`], a block
+/// boundary, so that a table goes to disk straight from its memory (direct I/O, see
+/// `cache_write.rs`).
+pub(super) const MAGIC: &[u8; 8] = b"PUZPDB02";
+/// The magic of the files written before, which are still read: the bytes right after the
+/// magic and the length.
+const MAGIC_V1: &[u8; 8] = b"PUZPDB01";
+/// Where the bytes of a file start: the magic and the bytes' number, then zeros.
+pub(super) const FILE_HEADER: u64 = 4096;
+
+/// Where the bytes of a file with these first 16 bytes start, and how many they are.
+fn body(head: &[u8; 16]) -> Option<(u64, u64)> {
+    let size = u64::from_le_bytes(head[8..].try_into().ok()?);
+    match &head[..8] {
+        m if m == MAGIC => Some((FILE_HEADER, size)),
+        m if m == MAGIC_V1 => Some((16, size)),
+        _ => None,
+    }
+}
+
+/// `path` opened, with where its bytes start and how many they are, if it is one of these
+/// files and whole.
+fn open_whole(path: &Path) -> Option<(std::fs::File, u64, u64)> {
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut head = [0u8; 16];
+    f.read_exact(&mut head).ok()?;
+    let (offset, size) = body(&head)?;
+    (f.metadata().ok()?.len() == offset.checked_add(size)?).then_some((f, offset, size))
+}
+
+/// `path` holds a whole table of `size` bytes.
+pub(super) fn is_whole(path: &Path, size: u64) -> bool {
+    open_whole(path).is_some_and(|(_, _, s)| s == size)
+}
+
 /// What a table file's name starts and ends with, and the part a temporary name adds.
 pub const FILE_PREFIX: &str = "pdb-";
 pub const FILE_SUFFIX: &str = ".bin";
@@ -124,20 +157,16 @@ pub fn description_file(table: &Path) -> PathBuf {
 }
 
 pub(super) fn load(path: &Path, size: u64, map: bool) -> Option<BigBuf> {
-    let mut f = std::fs::File::open(path).ok()?;
-    let mut head = [0u8; 16];
-    f.read_exact(&mut head).ok()?;
-    if &head[..8] != MAGIC || u64::from_le_bytes(head[8..].try_into().ok()?) != size {
-        return None;
-    }
-    if f.metadata().ok()?.len() != FILE_HEADER + size {
+    let (mut f, offset, got) = open_whole(path)?;
+    if got != size {
         return None;
     }
     if map {
-        if let Some(table) = BigBuf::map_file(&f, FILE_HEADER as usize, size as usize) {
+        if let Some(table) = BigBuf::map_file(&f, offset as usize, size as usize) {
             return Some(table);
         }
     }
+    f.seek(SeekFrom::Start(offset)).ok()?;
     let mut table = BigBuf::new(size as usize, 0);
     f.read_exact(&mut table).ok()?;
     Some(table)
@@ -146,13 +175,8 @@ pub(super) fn load(path: &Path, size: u64, map: bool) -> Option<BigBuf> {
 /// The bytes of a file [`store`] wrote, whatever their number (`None` when the file is
 /// missing, foreign or not whole).
 pub(super) fn load_bytes(path: &Path) -> Option<Vec<u8>> {
-    let mut f = std::fs::File::open(path).ok()?;
-    let mut head = [0u8; 16];
-    f.read_exact(&mut head).ok()?;
-    let size = u64::from_le_bytes(head[8..].try_into().ok()?);
-    if &head[..8] != MAGIC || f.metadata().ok()?.len() != FILE_HEADER + size {
-        return None;
-    }
+    let (mut f, offset, size) = open_whole(path)?;
+    f.seek(SeekFrom::Start(offset)).ok()?;
     let mut bytes = vec![0u8; usize::try_from(size).ok()?];
     f.read_exact(&mut bytes).ok()?;
     Some(bytes)
@@ -173,89 +197,6 @@ pub(super) fn save_checked(path: &Path, mut bytes: Vec<u8>, what: &str, ctl: &Co
     bytes.extend_from_slice(&sum.to_le_bytes());
     let _ = std::fs::write(description_file(path), format!("{what}\n"));
     let _ = store(path, &bytes, ctl);
-}
-
-/// Writes a table to `path` whole or not at all: to a temporary name first, renamed when
-/// complete, removed when the write fails or `ctl` is cancelled.
-pub(super) fn store(path: &Path, table: &[u8], ctl: &Control) -> std::io::Result<()> {
-    start_store(path, table, ctl)?.finish()
-}
-
-/// A table written to its temporary file, not yet on disk nor in place (see
-/// [`Storing::finish`]).
-pub(super) struct Storing {
-    file: std::fs::File,
-    tmp: PathBuf,
-    path: PathBuf,
-}
-
-/// The first half of [`store`]: the bytes written (into the page cache), cancellable.
-pub(super) fn start_store(path: &Path, table: &[u8], ctl: &Control) -> std::io::Result<Storing> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    // A name no other writer uses (processes on other machines sharing the folder may
-    // have the same id), renamed into place whole: a reader never sees a partial table.
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let tmp = path.with_extension(format!("bin{TEMP_MARK}{}-{nanos}", std::process::id()));
-    match write_whole(&tmp, table, ctl) {
-        Ok(file) => Ok(Storing {
-            file,
-            tmp,
-            path: path.to_path_buf(),
-        }),
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
-}
-
-impl Storing {
-    /// The second half of [`store`]: the file on disk, out of the page cache, and renamed
-    /// into place (removed on failure). It needs no table, so it may run on a thread of
-    /// its own while the table is used.
-    pub(super) fn finish(self) -> std::io::Result<()> {
-        let done = self
-            .settle()
-            .and_then(|()| std::fs::rename(&self.tmp, &self.path));
-        if done.is_err() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-        done
-    }
-
-    fn settle(&self) -> std::io::Result<()> {
-        // Out of the page cache once on disk: pages cached by these writes are small, and
-        // a mapping of them would be too (see [`Cache::map`]); read back through the
-        // mapping, the file comes in huge pages. So it is renamed into place only after.
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::fd::AsRawFd;
-            self.file.sync_data()?;
-            // SAFETY: advice on an open file descriptor; it only drops clean cached pages.
-            unsafe { libc::posix_fadvise(self.file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
-        }
-        Ok(())
-    }
-}
-
-fn write_whole(tmp: &Path, table: &[u8], ctl: &Control) -> std::io::Result<std::fs::File> {
-    let mut f = std::io::BufWriter::new(std::fs::File::create(tmp)?);
-    f.write_all(MAGIC)?;
-    f.write_all(&(table.len() as u64).to_le_bytes())?;
-    for part in table.chunks(64 << 20) {
-        if ctl.cancelled() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::Interrupted,
-                "interrupted",
-            ));
-        }
-        f.write_all(part)?;
-    }
-    f.into_inner().map_err(|e| e.into_error())
 }
 
 /// The lock of a table's file, held while the table is built and saved, so processes

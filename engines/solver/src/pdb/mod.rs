@@ -22,10 +22,11 @@
 //! - `pairs`: such a table in two bits an entry (after nxopt), read as lower bounds;
 //!   `entries` how the one fill reads and writes nibbles or pairs.
 //! - `choice`: which patterns fit the budget.
-//! - `cache`: the tables' files on disk.
+//! - `cache`: the tables' files on disk; `cache_write` writing them whole.
 
 mod bitset;
 mod cache;
+mod cache_write;
 mod choice;
 mod coord_fill;
 mod coords;
@@ -65,9 +66,10 @@ use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::metric::Metric;
 use crate::model::{Action, CellMap, Model};
-use cache::{file_name, load, lock, start_store, FILE_HEADER};
+use cache::{file_name, is_whole, load, lock};
+use cache_write::start_store;
 use fill::Meter;
-use puz_core::{count, Control, Interrupt, Perm};
+use puz_core::{count, Control, Perm};
 use std::path::{Path, PathBuf};
 
 /// What a table follows.
@@ -302,10 +304,7 @@ pub fn plan(
         .into_iter()
         .map(|shape| {
             let file = cache.map(|d| d.join(file_name(puzzle_key, actions, cost, &shape)));
-            let cached = file
-                .as_ref()
-                .and_then(|f| std::fs::metadata(f).ok())
-                .is_some_and(|m| m.len() == FILE_HEADER + shape.bytes());
+            let cached = file.as_ref().is_some_and(|f| is_whole(f, shape.bytes()));
             Planned {
                 shape,
                 file,
@@ -439,7 +438,7 @@ impl Heuristic {
             let t0 = std::time::Instant::now();
             let size = p.size();
             let meter = Meter::new(ctl, label, before, total);
-            let pdb = match p {
+            let mut pdb = match p {
                 Shape::Pieces(p) => Pdb::fill(model, p, actions, &metric.cost, &meter)?,
                 Shape::Coords(c) => {
                     let table = if c.sym.is_some() {
@@ -459,16 +458,20 @@ impl Heuristic {
             if let (Some(f), Some(c)) = (&file, cache) {
                 // The description first: a table's file always has one.
                 let _ = std::fs::write(description_file(f), format!("{}: {what}\n", c.title));
-                match start_store(f, &pdb.table, ctl) {
+                match start_store(f, pdb.table.len()) {
                     Ok(storing) => {
+                        // Written while the search reads the table (each holding its
+                        // bytes), and not stopped by Ctrl-C: the table is whole.
+                        let Pdb { shape, table, base } = pdb;
+                        let (table, whole) = table.share();
+                        pdb = Pdb { shape, table, base };
                         line.push_str(&format!(", being saved to {}", f.display()));
                         let guard = guard.take();
                         saving.0.push(std::thread::spawn(move || {
-                            let _ = storing.finish();
+                            let _ = storing.finish(&whole, None);
                             drop(guard);
                         }));
                     }
-                    Err(_) if ctl.cancelled() => return Err(Interrupt::Cancelled.into()),
                     Err(e) => line.push_str(&format!(", not saved ({e})")),
                 }
             }
@@ -486,9 +489,10 @@ impl Heuristic {
 
 #[cfg(test)]
 mod tests {
-    use super::cache::store;
+    use super::cache_write::store;
     use super::fixtures::{setup, ud_slice};
     use super::*;
+    use puz_core::Interrupt;
 
     #[test]
     fn cache_round_trips() {
