@@ -15,7 +15,8 @@
 //! - `locator`: where every piece of a position is, shared by the indices of a round.
 //! - `fill`: the breadth-first fill of one table; `sweep` its levels on bit sets (unit
 //!   costs), `bitset` those sets, `turns` how letters move a block's entries (`flip` a mask
-//!   of them with twist 2), `walk` where they send the blocks.
+//!   of them with twist 2, `ori_rows` a whole mask with twist 3 or more), `walk` where they
+//!   send the blocks.
 //! - `symmetric`: a table over several orbits reduced by the puzzle's symmetries;
 //!   `sym_key` how the symmetries carry its key, `sym_fill` its fill, `sym_rest` where
 //!   a letter sends the rest of an entry in that fill.
@@ -38,6 +39,7 @@ mod flip;
 mod lanes;
 mod level_bits;
 mod locator;
+mod ori_rows;
 mod pairs;
 mod pairs_levels;
 mod pairs_marks;

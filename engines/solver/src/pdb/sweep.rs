@@ -4,7 +4,8 @@
 //! or pulled (every block holding unseen entries reads the frontier bits of the blocks its
 //! letters reach, and stops once all are found), whichever touches fewer blocks. A block's
 //! entries are handled as one mask: a word of bits where a byte table had an entry, and
-//! with twist 2 a letter turns a whole mask at once ([`xor_mask`]). The distances are
+//! with twist 2 a letter turns a whole mask at once ([`xor_mask`]); with twist 3 or more,
+//! a dense mask is turned whole row by row (`ori_rows.rs`), a sparse one entry by entry. The distances are
 //! written as nibbles by the task owning those bytes, as it ends a pulled chunk or after a
 //! pushed level; entries at 15 or more, or never reached, keep the 15 the table starts
 //! with, so the fill stops after distance 14.
@@ -28,6 +29,15 @@ const CHUNK: u64 = 1 << 16;
 /// byte by byte.
 pub(super) const MAX_SPAN: u64 = 1 << 16;
 
+/// Blocks holding at least this many entries (on the side turned) are turned whole, row
+/// by row ([`OriTurns::turn_mask`]), where the turns allow it.
+const ROWS_MIN: u32 = 96;
+
+/// The entries of a block's mask.
+fn count(m: &[u64]) -> u32 {
+    m.iter().map(|w| w.count_ones()).sum()
+}
+
 /// How the levels are searched: each by the cheaper direction, or (tests) always one way.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Direction {
@@ -36,6 +46,11 @@ pub(super) enum Direction {
     Push,
     #[cfg(test)]
     Pull,
+    /// Each way with every block turned whole where the turns allow it, however sparse.
+    #[cfg(test)]
+    PushWhole,
+    #[cfg(test)]
+    PullWhole,
 }
 
 /// What a fill works with; its state is in the bit sets.
@@ -47,6 +62,8 @@ struct Sweep<'a> {
     /// The mask of a whole block.
     full: Vec<u64>,
     flips: bool,
+    /// Blocks with at least this many entries are turned whole ([`ROWS_MIN`]).
+    rows_min: u32,
     seen: Bitset,
     cur: Bitset,
     next: Bitset,
@@ -98,6 +115,11 @@ pub(super) fn sweep(
         span,
         full,
         flips: turns.flips(),
+        rows_min: match dir {
+            #[cfg(test)]
+            Direction::PushWhole | Direction::PullWhole => 0,
+            _ => ROWS_MIN,
+        },
         seen: Bitset::new(size),
         cur: Bitset::new(size),
         next: Bitset::new(size),
@@ -119,9 +141,9 @@ pub(super) fn sweep(
             Direction::Auto if s.flips => 2 * frontier.min(blocks) > unseen.min(blocks),
             Direction::Auto => 4 * frontier > unseen,
             #[cfg(test)]
-            Direction::Push => false,
+            Direction::Push | Direction::PushWhole => false,
             #[cfg(test)]
-            Direction::Pull => true,
+            Direction::Pull | Direction::PullWhole => true,
         };
         meter.report(d + 1, filled, true);
         if !pull && !next_clean {
@@ -183,6 +205,7 @@ impl Sweep<'_> {
                 *m &= w;
             }
             sc.walk.visit(b);
+            let rows = !self.flips && self.turns.turns_rows() && count(&sc.mask) >= self.rows_min;
             // The targets' words first: the atomic ORs below wait for every earlier read,
             // so misses overlap only as prefetches.
             for l in 0..self.maps.len() {
@@ -201,10 +224,14 @@ impl Sweep<'_> {
                 } else {
                     let (t, turn) = sc.walk.target(l);
                     to = t * self.span;
-                    sc.turned.fill(0);
-                    for o in ones(&sc.mask) {
-                        let t = self.turns.apply(turn, o);
-                        sc.turned[(t >> 6) as usize] |= 1 << (t & 63);
+                    if rows {
+                        self.turns.turn_mask(turn, false, &sc.mask, &mut sc.turned);
+                    } else {
+                        sc.turned.fill(0);
+                        for o in ones(&sc.mask) {
+                            let t = self.turns.apply(turn, o);
+                            sc.turned[(t >> 6) as usize] |= 1 << (t & 63);
+                        }
                     }
                 }
                 n += self.next.or(to, &sc.turned, &self.seen);
@@ -273,9 +300,15 @@ impl Sweep<'_> {
             let (to, turn) = sc.walk.target(l);
             self.frontier_block(to * self.span, &mut sc.mask);
             // From whichever side holds fewer entries: the wanted ones turned, or the
-            // frontier's turned back.
-            let count = |m: &[u64]| m.iter().map(|w| w.count_ones()).sum::<u32>();
-            if self.turns.undoes() && count(&sc.mask) < count(&sc.want) {
+            // frontier's turned back; when both hold many, the frontier's whole mask
+            // turned back.
+            let (front, wanted) = (count(&sc.mask), count(&sc.want));
+            if self.turns.turns_rows() && front.min(wanted) >= self.rows_min {
+                self.turns.turn_mask(turn, true, &sc.mask, &mut sc.turned);
+                for ((f, w), t) in sc.found.iter_mut().zip(&sc.want).zip(&sc.turned) {
+                    *f |= w & t;
+                }
+            } else if self.turns.undoes() && front < wanted {
                 for t in ones(&sc.mask) {
                     let o = self.turns.unapply(turn, t);
                     sc.found[(o >> 6) as usize] |=
@@ -397,7 +430,13 @@ mod tests {
         let meter = Meter::new(&ctl, String::new(), 0, p.size);
         let cost = vec![1; actions.len()];
         let want = Pdb::fill_bytes(model, p.clone(), actions, &cost, &meter).unwrap();
-        for dir in [Direction::Auto, Direction::Push, Direction::Pull] {
+        for dir in [
+            Direction::Auto,
+            Direction::Push,
+            Direction::Pull,
+            Direction::PushWhole,
+            Direction::PullWhole,
+        ] {
             let got = Pdb::fill_bits(model, p.clone(), actions, &meter, dir).unwrap();
             prop_assert!(got.table[..] == want.table[..], "{:?} {:?}", dir, p);
         }
@@ -423,6 +462,14 @@ mod tests {
             let n = model.orbits[orbit].size;
             let k = if all_ori { k.min(2) } else { k };
             let p = Pattern::with_orientations(&model, orbit, pieces(n, k, first), all_ori);
+            same_as_bytes(&model, &actions, p)?;
+        }
+
+        #[test]
+        fn cube3_corners_in_dense_blocks_match_the_byte_fill(first in 0u8..8) {
+            // Five twisting corners: blocks of 243 entries, turned whole when dense.
+            let (model, _, actions) = cube3_htm();
+            let p = Pattern::with_orientations(&model, 0, pieces(8, 5, first), false);
             same_as_bytes(&model, &actions, p)?;
         }
 

@@ -3,6 +3,7 @@
 //! arrangement at a time; with twist 2 a letter flips a fixed set of orientation bits, so
 //! a whole block's bit mask is turned at once (`flip.rs`).
 
+use super::ori_rows::RowTurns;
 use super::Pattern;
 use crate::model::{Action, Model};
 
@@ -46,6 +47,8 @@ pub(super) struct OriTurns<'a> {
     dest: Vec<Vec<u8>>,
     /// Twist > 2, followed pieces: the digit-wise sums tabulated (see [`Halves`]).
     halves: Option<Halves>,
+    /// With them, whole masks turned row by row (see [`OriTurns::turn_mask`]).
+    rows: Option<RowTurns>,
 }
 
 /// Digit-wise sums modulo the twist, tabulated for the high and the low digits of an
@@ -142,6 +145,7 @@ impl<'a> OriTurns<'a> {
             inverse: Vec::new(),
             dest: maps.iter().map(|(d, _)| d.clone()).collect(),
             halves: None,
+            rows: None,
         };
         // Small spans get their turns (or digits) tabulated once, by the digit-by-digit
         // path itself, so the tests against direct searches check both.
@@ -174,6 +178,10 @@ impl<'a> OriTurns<'a> {
                     turns.digits.extend_from_slice(&a[..p.ori_digits]);
                 }
                 turns.halves = Halves::new(p);
+                turns.rows = turns
+                    .halves
+                    .as_ref()
+                    .and_then(|h| RowTurns::new(&h.lo, h.lo_span as usize, h.hi_span as usize));
             }
         }
         turns
@@ -234,6 +242,27 @@ impl<'a> OriTurns<'a> {
             let hi = h.hi[(turn.back.0 + hi) as usize] as u64;
             hi * h.lo_span + h.lo[(turn.back.1 + lo) as usize] as u64
         }
+    }
+
+    /// True when [`OriTurns::turn_mask`] turns whole masks.
+    pub(super) fn turns_rows(&self) -> bool {
+        self.rows.is_some()
+    }
+
+    /// `out` gets bit [`OriTurns::apply`]`(o)` for each bit `o` of `m` (with `back`, bit
+    /// [`OriTurns::unapply`]`(o)`), all at once (when [`OriTurns::turns_rows`]).
+    #[inline]
+    pub(super) fn turn_mask(&self, turn: &OriTurn, back: bool, m: &[u64], out: &mut [u64]) {
+        let (Some(h), Some(rows)) = (&self.halves, &self.rows) else {
+            unreachable!("masks turned row by row without the tables")
+        };
+        let (hi, lo) = if back { turn.back } else { turn.rows };
+        rows.turn(
+            &h.hi[hi as usize..],
+            (lo as u64 / h.lo_span) as usize,
+            m,
+            out,
+        );
     }
 
     /// The orientation part `o` becomes, under the prepared letter: the tabulated cases
@@ -370,6 +399,46 @@ mod tests {
             for o in 0..p.ori_span {
                 prop_assert_eq!(fast.apply(&a, o), slow.apply(&b, o));
                 prop_assert_eq!(fast.unapply(&a, fast.apply(&a, o)), o);
+            }
+        }
+
+        #[test]
+        fn whole_masks_turn_as_their_entries(
+            k in 2usize..=8,
+            locs in proptest::collection::vec(0u8..8, 8),
+            l in 0usize..18,
+            seed: u64,
+            density in 1u64..64,
+        ) {
+            // Masks of every density (a pseudo-random draw a bit), turned row by row
+            // and entry by entry, both ways.
+            let (model, _, actions) = cube3_htm();
+            let p = Pattern::new(&model, 0, (0..k as u8).collect());
+            let maps = orbit_maps(&model, 0, &actions);
+            let turns = OriTurns::new(&p, &maps);
+            prop_assert!(turns.turns_rows());
+            let mut t = OriTurn::default();
+            turns.prepare(l, &locs, &mut t);
+            let words = p.ori_span.div_ceil(64) as usize;
+            let mut m = vec![0u64; words];
+            let mut x = seed | 1;
+            for o in 0..p.ori_span {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if x % 64 < density {
+                    m[(o >> 6) as usize] |= 1 << (o & 63);
+                }
+            }
+            for back in [false, true] {
+                let mut want = vec![0u64; words];
+                for o in (0..p.ori_span).filter(|&o| m[(o >> 6) as usize] >> (o & 63) & 1 == 1) {
+                    let to = if back { turns.unapply(&t, o) } else { turns.apply(&t, o) };
+                    want[(to >> 6) as usize] |= 1 << (to & 63);
+                }
+                let mut got = vec![!0u64; words];
+                turns.turn_mask(&t, back, &m, &mut got);
+                prop_assert_eq!(&got, &want, "back {}", back);
             }
         }
     }
