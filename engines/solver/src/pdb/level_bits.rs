@@ -88,11 +88,30 @@ impl LevelBits {
     /// order.
     #[inline(always)]
     pub fn for_each_in(&self, lo: u64, n: u64, mut f: impl FnMut(u64)) {
+        for (j, mut m) in self.words_in(lo, n) {
+            while m != 0 {
+                f(j * 64 + m.trailing_zeros() as u64 - lo);
+                m &= m - 1;
+            }
+        }
+    }
+
+    /// How many entries of `lo..lo + n` are at the level.
+    pub fn count_in(&self, lo: u64, n: u64) -> u64 {
+        self.words_in(lo, n)
+            .map(|(_, m)| m.count_ones() as u64)
+            .sum()
+    }
+
+    /// The words holding entries `lo..lo + n`, with their indices, the entries outside
+    /// the span masked off.
+    #[inline(always)]
+    fn words_in(&self, lo: u64, n: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
         let w = words(&self.buf);
         let end = lo + n;
         assert!(end <= self.size);
         let (first, last) = (lo / 64, end.div_ceil(64));
-        for j in first..last {
+        (first..last).map(move |j| {
             let mut m = w[j as usize];
             if j == first {
                 m &= u64::MAX << (lo % 64);
@@ -100,11 +119,8 @@ impl LevelBits {
             if j + 1 == last && !end.is_multiple_of(64) {
                 m &= (1 << (end % 64)) - 1;
             }
-            while m != 0 {
-                f(j * 64 + m.trailing_zeros() as u64 - lo);
-                m &= m - 1;
-            }
-        }
+            (j, m)
+        })
     }
 
     /// Asks for the lines of entries `lo..lo + n` into L2.
@@ -311,6 +327,7 @@ mod tests {
                 b.for_each_in(lo, n, |x| got.push(x));
                 let want: Vec<u64> = (0..n).filter(|&x| pairs::get(t, lo + x) == 2).collect();
                 assert_eq!(got, want, "lo {lo}, n {n}");
+                assert_eq!(b.count_in(lo, n), want.len() as u64, "lo {lo}, n {n}");
             }
         }
     }

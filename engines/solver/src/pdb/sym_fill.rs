@@ -32,6 +32,8 @@
 //!
 //! A fill of pairs chooses its base and may leave out its last level as
 //! [`super::pairs_levels`] says; the sample it goes by is drawn in `sym_fill_sample.rs`.
+//! The shares of each class at a pulled level (which order a class's letters) are counted
+//! in `sym_fill_shares.rs`, from the level's bits when it is held as bits.
 
 use super::coord_fill::{backward, levels};
 use super::coords::{Coords, MAX_PARTS};
@@ -47,8 +49,6 @@ use crate::error::SolveError;
 use crate::model::{Action, Model};
 use class::whole_blocks;
 use gather::{Lists, Pushed, Sources};
-use puz_core::Control;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 thread_local! {
@@ -113,25 +113,6 @@ struct Target {
 }
 
 impl<E: Entries> Fill<'_, E> {
-    /// Per class, the share (of 255, rounded up: 0 only for none) of its entries whose
-    /// code is `code`: 0 for the classes not in `at`. Once `ctl` is cancelled the rest are
-    /// left (the level that follows stops at its first check).
-    fn densities(&self, t: &[AtomicU8], code: u8, at: &Marks, out: &[AtomicU8], ctl: &Control) {
-        let rest = self.red.rest_size;
-        (0..self.red.classes).into_par_iter().for_each(|class| {
-            if ctl.cancelled() {
-                return;
-            }
-            let share = if at.has(class) {
-                let n = E::count(t, class * rest, rest, code);
-                (n * 255).div_ceil(rest) as u8
-            } else {
-                0
-            };
-            out[class as usize].store(share, Relaxed);
-        });
-    }
-
     /// Sets entry `j` and the entries its class's stabiliser makes of it to `lv.new`
     /// (level `lv.d + 1`); how many were unreached.
     fn push(&self, lv: &Level, to: &Target, r: u64) -> u64 {
@@ -594,9 +575,6 @@ fn fill<E: Entries>(
                 b => d < b + 2,
             }
         };
-        if go && pull && unit {
-            f.densities(t, codes(d).0, &marks[d as usize % 2], &density, meter.ctl);
-        }
         let mut held = bits.lock().unwrap_or_else(|e| e.into_inner());
         let mut listed = lists.lock().unwrap_or_else(|e| e.into_inner());
         let mut next = ahead.lock().unwrap_or_else(|e| e.into_inner());
@@ -651,6 +629,13 @@ fn fill<E: Entries>(
                 }
             }
         }
+        if go && pull && unit {
+            let at_d = match held.as_deref() {
+                Some(bits) => AtD::Bits(bits),
+                None => AtD::Code(t, codes(d).0),
+            };
+            f.densities(at_d, &marks[d as usize % 2], &density, meter.ctl);
+        }
         go
     };
     levels(
@@ -701,6 +686,10 @@ mod gather;
 
 #[path = "sym_fill_sample.rs"]
 mod sample;
+
+#[path = "sym_fill_shares.rs"]
+mod shares;
+use shares::AtD;
 
 #[cfg(test)]
 #[path = "sym_fill_tests.rs"]
