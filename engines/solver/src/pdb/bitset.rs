@@ -133,6 +133,28 @@ pub(super) fn window(span: u64, lo: u64, hi: u64, out: &mut [u64]) {
     }
 }
 
+/// Bits `o..o + 64` of `marks` (0 where `marks` has none, below 0 too).
+#[inline(always)]
+pub(super) fn bits_at(marks: &[u64], o: i64) -> u64 {
+    if o <= -64 {
+        return 0;
+    }
+    if o < 0 {
+        return marks.first().map_or(0, |&m| m << -o);
+    }
+    let (w, s) = ((o / 64) as usize, (o % 64) as u32);
+    let at = |w: usize| marks.get(w).copied().unwrap_or(0);
+    match s {
+        0 => at(w),
+        _ => at(w) >> s | at(w + 1) << (64 - s),
+    }
+}
+
+/// How many bits of `words` are set.
+pub(super) fn count_ones(words: &[u64]) -> u32 {
+    words.iter().map(|w| w.count_ones()).sum()
+}
+
 /// The positions of the set bits of a mask.
 #[inline]
 pub(super) fn ones(mask: &[u64]) -> impl Iterator<Item = u64> + '_ {

@@ -5,6 +5,8 @@
 //! (plus its low digits), which tables do a byte of a row at a time. A dense block's turn
 //! is then a few operations a row rather than a few look-ups an entry.
 
+use super::bitset::bits_at;
+
 /// A table of a row's bit permutation, per low digits added, per byte of the row and per
 /// value of that byte: the bits that byte's set bits go to.
 pub(super) struct RowTurns {
@@ -79,15 +81,12 @@ impl RowTurns {
 /// The `n` bits (at most 64) of `words` from bit `at`.
 #[inline(always)]
 fn read_bits(words: &[u64], at: usize, n: usize) -> u64 {
-    let (w, s) = (at / 64, at % 64);
-    let mut v = words[w] >> s;
-    if s + n > 64 {
-        v |= words[w + 1] << (64 - s);
-    }
+    let v = bits_at(words, at as i64);
     if n < 64 {
-        v &= (1 << n) - 1;
+        v & ((1 << n) - 1)
+    } else {
+        v
     }
-    v
 }
 
 /// `v` (of `n` bits, at most 64) ORed into `words` from bit `at`.

@@ -4,7 +4,7 @@
 //! marked as bits, are written a byte (four entries) at a time, each half line's level
 //! once.
 
-use super::bitset::ones;
+use super::bitset::{bits_at, ones};
 use super::pairs::{set, set_alone, LINE, PER_LINE};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
@@ -78,23 +78,6 @@ pub fn set_marked(
         }
     }
     count
-}
-
-/// Bits `o..o + 64` of `marks` (0 where `marks` has none, below 0 too).
-#[inline(always)]
-fn bits_at(marks: &[u64], o: i64) -> u64 {
-    if o <= -64 {
-        return 0;
-    }
-    if o < 0 {
-        return marks.first().map_or(0, |&m| m << -o);
-    }
-    let (w, s) = ((o / 64) as usize, (o % 64) as u32);
-    let at = |w: usize| marks.get(w).copied().unwrap_or(0);
-    match s {
-        0 => at(w),
-        _ => at(w) >> s | at(w + 1) << (64 - s),
-    }
 }
 
 /// A byte's fields (both bits) for each of its entries marked in a nibble.

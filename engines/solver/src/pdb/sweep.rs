@@ -10,7 +10,7 @@
 //! pushed level; entries at 15 or more, or never reached, keep the 15 the table starts
 //! with, so the fill stops after distance 14.
 
-use super::bitset::{ones, window, Bitset};
+use super::bitset::{count_ones, ones, window, Bitset};
 use super::fill::Meter;
 use super::flip::xor_mask;
 use super::turns::OriTurns;
@@ -32,11 +32,6 @@ pub(super) const MAX_SPAN: u64 = 1 << 16;
 /// Blocks holding at least this many entries (on the side turned) are turned whole, row
 /// by row ([`OriTurns::turn_mask`]), where the turns allow it.
 const ROWS_MIN: u32 = 96;
-
-/// The entries of a block's mask.
-fn count(m: &[u64]) -> u32 {
-    m.iter().map(|w| w.count_ones()).sum()
-}
 
 /// How the levels are searched: each by the cheaper direction, or (tests) always one way.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -205,7 +200,8 @@ impl Sweep<'_> {
                 *m &= w;
             }
             sc.walk.visit(b);
-            let rows = !self.flips && self.turns.turns_rows() && count(&sc.mask) >= self.rows_min;
+            let rows =
+                !self.flips && self.turns.turns_rows() && count_ones(&sc.mask) >= self.rows_min;
             // The targets' words first: the atomic ORs below wait for every earlier read,
             // so misses overlap only as prefetches.
             for l in 0..self.maps.len() {
@@ -302,7 +298,7 @@ impl Sweep<'_> {
             // From whichever side holds fewer entries: the wanted ones turned, or the
             // frontier's turned back; when both hold many, the frontier's whole mask
             // turned back.
-            let (front, wanted) = (count(&sc.mask), count(&sc.want));
+            let (front, wanted) = (count_ones(&sc.mask), count_ones(&sc.want));
             if self.turns.turns_rows() && front.min(wanted) >= self.rows_min {
                 self.turns.turn_mask(turn, true, &sc.mask, &mut sc.turned);
                 for ((f, w), t) in sc.found.iter_mut().zip(&sc.want).zip(&sc.turned) {

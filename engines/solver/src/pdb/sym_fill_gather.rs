@@ -19,7 +19,7 @@
 
 use super::{Fill, Letters, Level, Marks, Target};
 use crate::bigbuf::BigBuf;
-use crate::pdb::bitset::ones;
+use crate::pdb::bitset::{count_ones, ones};
 use crate::pdb::entries::{bits_words, Entries};
 use crate::pdb::level_bits::LevelBits;
 use puz_core::Control;
@@ -133,7 +133,7 @@ impl Lists {
     /// Sets the list of `class` (set once, by the thread that fills the class) to the set
     /// bits of `words`.
     fn set(&self, class: u64, words: &[u64]) {
-        let n: u32 = words.iter().map(|w| w.count_ones()).sum();
+        let n = count_ones(words);
         if n == 0 {
             return;
         }
