@@ -3,10 +3,10 @@
 //! `--quiet`. Engines only send [`Report`]s; drawing happens here.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use puz_core::progress::{duration, Eta, PlainLines, Report};
+use puz_core::progress::{duration, Eta, Left, PlainLines, Report};
 use puz_core::Control;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Where the reports go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +60,11 @@ pub fn attach(ctl: Control, show: Show) -> (Control, Option<Arc<Bars>>) {
 #[derive(Default)]
 pub struct Bars {
     bar: Mutex<Option<(String, ProgressBar)>>,
+    /// The time left the last step foretold, and when (the bar redraws between steps).
+    foretold: Foretold,
 }
+
+type Foretold = Arc<Mutex<Option<(Left, Instant)>>>;
 
 impl Bars {
     fn report(&self, r: &Report) {
@@ -80,10 +84,12 @@ impl Bars {
                     if let Some((_, old)) = cur.take() {
                         old.finish_and_clear();
                     }
-                    let bar = new_bar(step.total, step.unit);
+                    let bar = new_bar(step.total, step.unit, self.foretold.clone());
                     bar.set_prefix(step.phase.clone());
                     *cur = Some((step.phase.clone(), bar));
                 }
+                *self.foretold.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some((step.left, Instant::now()));
                 let (_, bar) = cur.as_ref().expect("set above");
                 if step.total > 0 {
                     bar.set_length(step.total);
@@ -100,7 +106,7 @@ impl Bars {
     }
 }
 
-fn new_bar(total: u64, unit: &str) -> ProgressBar {
+fn new_bar(total: u64, unit: &str, foretold: Foretold) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
         (total > 0).then_some(total),
         ProgressDrawTarget::stderr_with_hz(5),
@@ -114,12 +120,19 @@ fn new_bar(total: u64, unit: &str) -> ProgressBar {
         format!("  {{spinner}} {{prefix}}: {{human_pos}} {unit} {{msg}}")
     };
     if let Ok(style) = ProgressStyle::with_template(&template) {
-        // The time left as the plain lines say it (none before a tenth is done).
+        // The time left as the plain lines say it: the engine's forecast, counted down
+        // since it came, else the rate (none before a tenth is done).
         let eta = Arc::new(Eta::new());
         let style = style.with_key(
             "left",
             move |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-                if let Some(left) = eta.left(s.pos(), s.len().unwrap_or(0), s.elapsed()) {
+                let last = *foretold.lock().unwrap_or_else(|e| e.into_inner());
+                let left = match last {
+                    Some((Left::Foretold(d), at)) => Some(d.saturating_sub(at.elapsed())),
+                    Some((Left::Unknown, _)) => None,
+                    _ => eta.left(s.pos(), s.len().unwrap_or(0), s.elapsed()),
+                };
+                if let Some(left) = left {
                     let _ = write!(w, ", {} left", duration(left));
                 }
             },

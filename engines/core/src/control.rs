@@ -1,7 +1,7 @@
 //! How long computations are steered: cancellation (Ctrl-C), progress lines and the
 //! memory check that refuses a computation too large before it starts.
 
-use crate::progress::{PlainLines, Report, Step};
+use crate::progress::{Left, PlainLines, Report, Step};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -146,6 +146,18 @@ impl Control {
     /// within the phase. Call it at most a few times a second (see
     /// [`Pace`](crate::progress::Pace)).
     pub fn step(&self, phase: &str, detail: &str, done: u64, total: u64, unit: &'static str) {
+        self.step_left(phase, detail, (done, total), unit, Left::ByRate);
+    }
+
+    /// [`Control::step`] with the time left as the engine foretells it (see [`Left`]).
+    pub fn step_left(
+        &self,
+        phase: &str,
+        detail: &str,
+        (done, total): (u64, u64),
+        unit: &'static str,
+        left: Left,
+    ) {
         if let Some(p) = &self.progress {
             p(&Report::Step(Step {
                 phase: phase.to_string(),
@@ -153,6 +165,7 @@ impl Control {
                 done,
                 total,
                 unit,
+                left,
             }));
         }
     }

@@ -24,6 +24,20 @@ pub struct Step {
     pub total: u64,
     /// What `done` counts (`entries`, `positions`).
     pub unit: &'static str,
+    /// The time left as the engine foretells it (see [`Left`]).
+    pub left: Left,
+}
+
+/// The time left of a phase: from the rate of `done` (the engine knows no better), as the
+/// engine foretells it from the work it has left (the rate of `done` can mislead: a
+/// table's last level finds its entries ever more slowly), or not known (the engine knows
+/// the rate of `done` to mislead and has nothing better to say).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Left {
+    #[default]
+    ByRate,
+    Foretold(Duration),
+    Unknown,
 }
 
 /// One report of a long computation.
@@ -37,7 +51,7 @@ pub enum Report {
 
 impl Step {
     /// `building tables: 12.0M of 50.0M entries (24%), table 2 of 5, distance 8, 1m 05s left`
-    /// (`left`: the time left, see [`Eta`]).
+    /// (`left`: the time left, see [`Step::left_by`]).
     pub fn line(&self, left: Option<Duration>) -> String {
         let mut s = format!("{}: {}", self.phase, count(self.done));
         if self.total > 0 {
@@ -58,6 +72,16 @@ impl Step {
             s.push_str(&format!(", {} left", duration(left)));
         }
         s
+    }
+
+    /// The time left to show: the engine's own forecast when it has one, else the rate
+    /// of `done` through `eta` (`elapsed` since the phase began).
+    pub fn left_by(&self, eta: &Eta, elapsed: Duration) -> Option<Duration> {
+        match self.left {
+            Left::ByRate => eta.left(self.done, self.total, elapsed),
+            Left::Foretold(d) => Some(d),
+            Left::Unknown => None,
+        }
     }
 }
 
@@ -171,12 +195,12 @@ impl PlainLines {
                             return None;
                         }
                         *last = now;
-                        let left = eta.left(step.done, step.total, now.duration_since(*begun));
+                        let left = step.left_by(eta, now.duration_since(*begun));
                         Some(step.line(left))
                     }
                     _ => {
                         let eta = Eta::new();
-                        let left = eta.left(step.done, step.total, Duration::ZERO);
+                        let left = step.left_by(&eta, Duration::ZERO);
                         *st = Some((step.phase.clone(), now, now, eta));
                         Some(step.line(left))
                     }
@@ -227,6 +251,7 @@ mod tests {
             done,
             total: 400,
             unit: "entries",
+            left: Left::ByRate,
         })
     }
 
@@ -276,6 +301,29 @@ mod tests {
         let pace = Pace::new(Duration::from_secs(3600));
         assert!(!pace.due());
         assert!(Pace::new(Duration::ZERO).due());
+    }
+
+    /// An engine's forecast goes before the rate of `done`, and "unknown" says nothing.
+    #[test]
+    fn a_forecast_goes_before_the_rate() {
+        let p = PlainLines::new(Duration::ZERO);
+        let at = |done: u64, left: Left| {
+            let Report::Step(mut s) = step(done) else {
+                unreachable!()
+            };
+            s.left = left;
+            p.line(&Report::Step(s)).unwrap()
+        };
+        at(0, Left::ByRate);
+        let foretold = at(100, Left::Foretold(Duration::from_secs(75)));
+        assert!(
+            foretold.ends_with("(25%), distance 3, 1m 15s left"),
+            "{foretold}"
+        );
+        assert!(!at(200, Left::Unknown).contains("left"));
+        // The rate of `done`, where the engine has no forecast: a tenth at the start, so
+        // nothing yet (the mark has not settled).
+        assert!(!at(300, Left::ByRate).contains("left"));
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! value may both do.
 
 use super::coords::Coords;
-use super::fill::Meter;
+use super::meter::Meter;
 use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::model::{Action, Model};
@@ -187,7 +187,8 @@ impl Fill<'_> {
 /// parallel: `level(d, pull, lo, hi)` sets the entries at `d + 1` among blocks `lo..hi`
 /// (pushed from `d`, or pulled) and says how many. `before(d, filled, frontier, last, pull)`
 /// runs before each level (with the entries filled, those of level `d` and of `d - 1`):
-/// false ends the fill there. A level is pulled when the frontier is more than a quarter
+/// false ends the fill there; it may tell `meter` the level is the last
+/// ([`Meter::last_level`]), whose time left is then the fill's. A level is pulled when the frontier is more than a quarter
 /// of the entries left, or when costs are not all 1.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn levels(
@@ -213,6 +214,7 @@ pub(super) fn levels(
         if !before(d, filled, frontier, last, pull) {
             break;
         }
+        meter.begin_level(chunks);
         meter.report(d + 1, filled, true);
         let so_far = AtomicU64::new(0);
         let newly = (0..chunks)
@@ -222,10 +224,13 @@ pub(super) fn levels(
                 let lo = k * per_chunk;
                 let n = level(d, pull, lo, (lo + per_chunk).min(blocks));
                 let all = so_far.fetch_add(n, Relaxed) + n;
+                meter.chunk_done();
                 meter.report(d + 1, filled + all, false);
                 Ok(n)
             })
-            .try_reduce(|| 0, |a, b| Ok(a + b))?;
+            .try_reduce(|| 0, |a, b| Ok(a + b));
+        meter.end_level();
+        let newly = newly?;
         filled += newly;
         last = frontier;
         frontier = newly;

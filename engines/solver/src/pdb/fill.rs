@@ -10,61 +10,12 @@ use super::{Pattern, Pdb, Shape};
 use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::model::{Action, Model};
-use puz_core::progress::Pace;
+#[cfg(test)]
 use puz_core::Control;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
-use std::time::Duration;
 
-/// How a fill reports its progress: as part of a build of several tables, `before`
-/// entries of which are done, `total` in all.
-pub(super) struct Meter<'a> {
-    pub ctl: &'a Control,
-    /// `table 2 of 5 (7 edges)`.
-    pub what: String,
-    pub before: u64,
-    pub total: u64,
-    pace: Pace,
-    /// Entries this table's fill expects to settle at once at its end (a last level
-    /// left out, see `pairs_levels.rs`), counted done from the moment it expects so.
-    ahead: std::sync::atomic::AtomicU64,
-}
-
-impl<'a> Meter<'a> {
-    pub fn new(ctl: &'a Control, what: String, before: u64, total: u64) -> Meter<'a> {
-        Meter {
-            ctl,
-            what,
-            before,
-            total,
-            pace: Pace::new(Duration::from_millis(200)),
-            ahead: Default::default(),
-        }
-    }
-
-    /// Counts `n` entries done ahead of their fill (0: none; see [`Meter::ahead`]).
-    pub(super) fn settle_ahead(&self, n: u64) {
-        self.ahead.store(n, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// The entries counted done ahead of their fill.
-    pub(super) fn ahead(&self) -> u64 {
-        self.ahead.load(std::sync::atomic::Ordering::Relaxed)
-    }
-
-    /// `filled` entries of this table are done, the frontier at distance `d`.
-    pub(super) fn report(&self, d: u8, filled: u64, force: bool) {
-        if self.ctl.reporting() && (force || self.pace.due()) {
-            self.ctl.step(
-                "building pattern tables",
-                &format!("{}, distance {d}", self.what),
-                (self.before + filled + self.ahead()).min(self.total),
-                self.total,
-                "entries",
-            );
-        }
-    }
-}
+use super::meter::Meter;
 
 impl Pdb {
     /// Fills the table breadth-first from the solved pattern.

@@ -39,6 +39,7 @@ mod flip;
 mod lanes;
 mod level_bits;
 mod locator;
+mod meter;
 mod ori_rows;
 mod pairs;
 mod pairs_levels;
@@ -70,7 +71,7 @@ use crate::metric::Metric;
 use crate::model::{Action, CellMap, Model};
 use cache::{file_name, is_whole, load, lock};
 use cache_write::start_store;
-use fill::Meter;
+use meter::Meter;
 use puz_core::{count, Control, Perm};
 use std::path::{Path, PathBuf};
 

@@ -11,8 +11,8 @@
 //! with, so the fill stops after distance 14.
 
 use super::bitset::{count_ones, ones, window, Bitset};
-use super::fill::Meter;
 use super::flip::xor_mask;
+use super::meter::Meter;
 use super::turns::OriTurns;
 use super::walk::Walk;
 use super::Pattern;
@@ -412,8 +412,8 @@ fn next_one(set: &Bitset, pos: u64, hi: u64, clear: bool) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fill::Meter;
     use super::super::fixtures::{cube2_qtm, cube3_htm};
+    use super::super::meter::Meter;
     use super::*;
     use crate::model::{Action, Model};
     use crate::pdb::Pdb;

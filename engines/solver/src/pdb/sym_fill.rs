@@ -38,8 +38,8 @@
 use super::coord_fill::{backward, levels};
 use super::coords::{Coords, MAX_PARTS};
 use super::entries::{Entries, Nibbles, Pairs};
-use super::fill::Meter;
 use super::level_bits::LevelBits;
+use super::meter::Meter;
 use super::pairs;
 use super::pairs_levels::{Base, SAMPLE_CLASSES};
 use super::sym_rest::{self, PartsNext, MAX_NEXT};
@@ -550,6 +550,7 @@ fn fill<E: Entries>(
                         });
                     if foreseen && drawn > 0 {
                         meter.settle_ahead((c.size - filled) * past1 / drawn);
+                        meter.last_level();
                     }
                     true
                 }
@@ -566,9 +567,10 @@ fn fill<E: Entries>(
                     pairs::cap(t, c.size);
                     false
                 }
-                // Kept after all: its entries are to be worked on.
+                // Kept after all: its entries are to be worked on, and it is the last.
                 b if d == b + 1 => {
                     meter.settle_ahead(0);
+                    meter.last_level();
                     true
                 }
                 // Two levels after the base: the rest is base + 3 or more.

@@ -156,6 +156,9 @@ struct Found {
     count: [u64; 16],
     /// The entries the progress counted done before the fill reached them.
     ahead: u64,
+    /// Per level of the pairs' fill, whether it was said to be the last (its time left
+    /// then the table's, see `meter.rs`).
+    lasts: Vec<bool>,
 }
 
 /// Fills `parts` reduced, in nibbles and in pairs (the base chosen as `when` says):
@@ -195,7 +198,17 @@ fn pairs_as_nibbles(parts: Vec<Part>, metric: &str, when: Base, tabulate: Tabula
             when,
         )
     };
-    let b = pairs(Aid::Memory(GATHER_WEIGHT)).unwrap();
+    let first = Meter::new(&ctl, String::new(), 0, size);
+    let b = fill::<Pairs>(
+        &model,
+        &in_pairs,
+        &actions,
+        cost,
+        &first,
+        (tabulate, Aid::Memory(GATHER_WEIGHT)),
+        when,
+    )
+    .unwrap();
     // A pulled level read as bits, its classes' first letters gathered as the weight says
     // or all of them (weight 0), and a pushed one gathered from lists, or every level class
     // by class over the table alone: the same table.
@@ -245,7 +258,8 @@ fn pairs_as_nibbles(parts: Vec<Part>, metric: &str, when: Base, tabulate: Tabula
         rule,
         capped,
         count,
-        ahead: meter.ahead(),
+        ahead: first.ahead(),
+        lasts: first.lasts.into_inner().unwrap(),
     }
 }
 
@@ -312,6 +326,11 @@ fn the_last_level_is_left_out_only_when_few_entries_lie_past_it() {
         } else {
             assert_eq!(f.ahead, 0, "{metric}");
         }
+        // The last level filled, and it alone, was said to be the last: left out, the
+        // one before it (foreseen); kept, base + 2.
+        let lasts: Vec<usize> = (0..f.lasts.len()).filter(|&l| f.lasts[l]).collect();
+        assert_eq!(lasts, [f.lasts.len() - 1], "{metric}");
+        assert_eq!(f.lasts.len(), b + 2 - f.capped as usize, "{metric}");
         if f.capped {
             left_out += 1;
             let g = pairs_as_nibbles(parts, metric, Base::Rule, Tabulate::Whole);
