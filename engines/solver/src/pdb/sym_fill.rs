@@ -28,7 +28,10 @@
 //!
 //! A pushed level of pairs with many entries (one in [`GATHER_SPARSEST`] or more) goes by
 //! target class instead, from its entries listed (`sym_fill_gather.rs`), when memory
-//! allows: each block is then written by one thread, once, from bits in its cache.
+//! allows: each block is then written by one thread, once, from bits in its cache. A
+//! sparser pushed level records the entries it sets (`sym_fill_record.rs`), so that the
+//! level after finds them listed instead of by a pass over the whole table. One level
+//! over a range of classes is in `sym_fill_level.rs`.
 //!
 //! A fill of pairs chooses its base and may leave out its last level as
 //! [`super::pairs_levels`] says; the sample it goes by is drawn in `sym_fill_sample.rs`.
@@ -48,15 +51,9 @@ use crate::bigbuf::BigBuf;
 use crate::error::SolveError;
 use crate::model::{Action, Model};
 use class::whole_blocks;
-use gather::{Lists, Pushed, Sources};
+use gather::{Lists, Sources};
+use record::Record;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
-
-thread_local! {
-    /// A thread's lists of a level's work (see [`Fill::level`]).
-    static SCRATCH: std::cell::RefCell<[Vec<u32>; 3]> = const {
-        std::cell::RefCell::new([Vec::new(), Vec::new(), Vec::new()])
-    };
-}
 
 /// A set of classes, shared by the threads of a level.
 struct Marks(Vec<AtomicU64>);
@@ -115,20 +112,28 @@ struct Target {
 impl<E: Entries> Fill<'_, E> {
     /// Sets entry `j` and the entries its class's stabiliser makes of it to `lv.new`
     /// (level `lv.d + 1`); how many were unreached.
-    fn push(&self, lv: &Level, to: &Target, r: u64) -> u64 {
+    /// The entries set are added to `set` when the level keeps a record.
+    fn push(&self, lv: &Level, to: &Target, r: u64, set: &mut Vec<u64>) -> u64 {
         let (t, code, d) = (lv.t, lv.new, lv.d + 1);
         let mut n = 0;
+        let keep = lv.record.is_some();
         // The filter just read the entry unreached: set it straight away (another thread
         // that set it meanwhile sets its stabiliser's images too).
         if E::set(t, to.base + r, code, d) {
             n += 1;
+            if keep {
+                set.push(to.base + r);
+            }
             let mut m = to.stab;
             while m != 0 {
                 let s = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let j = to.base + self.red.conj_rest(r, s);
-                if E::get(t, j) == E::UNREACHED {
-                    n += E::set(t, j, code, d) as u64;
+                if E::get(t, j) == E::UNREACHED && E::set(t, j, code, d) {
+                    n += 1;
+                    if keep {
+                        set.push(j);
+                    }
                 }
             }
         }
@@ -211,141 +216,6 @@ impl<E: Entries> Fill<'_, E> {
         }
         red.conj_rest_values(&w, sym)
     }
-
-    /// One level from distance `d` over the classes `lo..hi`: the entries set to `d + 1`
-    /// (`codes`: the code of the entries at `d` and the one to write).
-    /// Pushed, only the classes `at` (those holding entries at `d`); pulled, only those
-    /// `open` (which may hold unreached entries; a class found without any is removed),
-    /// each trying its letters in the order of `density` (per class, its share of
-    /// entries at `d`) when given.
-    /// Every class given an entry is added to `reached`. A pushed level given its entries
-    /// at `d` listed and the ways into each class (`push`) goes by target class instead
-    /// (`sym_fill_gather.rs`).
-    ///
-    /// A class's entries to work on are listed first, and its targets' blocks asked for,
-    /// one class ahead of the work on them: the work then finds them in the cache. The
-    /// work goes letter by letter over the list, so the reads of one letter wait on no
-    /// outcome of another read.
-    #[allow(clippy::too_many_arguments)]
-    fn level(
-        &self,
-        t: &[AtomicU8],
-        (d, (at_code, new)): (u8, (u8, u8)),
-        pull: bool,
-        cost: &[u32],
-        (density, bits, push): (Option<&[AtomicU8]>, Option<&LevelBits>, Option<Pushed>),
-        ways: Option<&Sources>,
-        (lo, hi): (u64, u64),
-        (at, open, reached): (&Marks, &Marks, &Marks),
-    ) -> u64 {
-        let lv = Level {
-            t,
-            d,
-            at: at_code,
-            new,
-            cost,
-            unit: cost.iter().all(|&c| c == 1),
-            moves: if pull { &self.back } else { &self.fwd },
-            next: self.next.as_ref().map(|n| &n[pull as usize]),
-            parts_next: self.parts_next.as_ref().map(|n| &n[pull as usize]),
-            density,
-            bits,
-            ways: ways.filter(|_| pull && bits.is_some()),
-        };
-        // A pushed level with its entries listed goes by target class.
-        if let (false, Some(pushed)) = (pull, push) {
-            return self.gather(&lv, pushed, (lo, hi), reached);
-        }
-        let rest = self.red.rest_size;
-        // A task covers as few as one class, whose rest may be large: the lists are the
-        // thread's, kept from task to task, not allocated (and cleared) for each.
-        SCRATCH.with_borrow_mut(|[a, b, hits]| {
-            for v in [&mut *a, &mut *b, &mut *hits] {
-                if v.len() < rest as usize {
-                    v.resize(rest as usize, 0);
-                }
-            }
-            let mut lists = [&mut a[..], &mut b[..]];
-            self.level_in(&lv, pull, (lo, hi), (at, open, reached), &mut lists, hits)
-        })
-    }
-
-    /// [`Fill::level`] with the lists given (each at least the rest's size).
-    fn level_in(
-        &self,
-        lv: &Level,
-        pull: bool,
-        (lo, hi): (u64, u64),
-        (at, open, reached): (&Marks, &Marks, &Marks),
-        lists: &mut [&mut [u32]; 2],
-        hits: &mut [u32],
-    ) -> u64 {
-        let (t, at_code, moves) = (lv.t, lv.at, lv.moves);
-        let rest = self.red.rest_size;
-        let mut to = [
-            vec![Target::default(); self.letters],
-            vec![Target::default(); self.letters],
-        ];
-        let mut letters: Letters = Vec::with_capacity(self.letters);
-        // Per buffer, the blocks (their firsts) whose letters were gathered.
-        let mut done: [Vec<u64>; 2] = Default::default();
-        let mut n = 0u64;
-        // The class listed one step before: (class, entries listed, its buffers).
-        let mut ahead: Option<(u64, usize, usize)> = None;
-        for class in lo..=hi {
-            let b = match ahead {
-                Some((_, _, 0)) => 1,
-                _ => 0,
-            };
-            let mut listed = None;
-            if class < hi && (if pull { open.has(class) } else { at.has(class) }) {
-                let (base, list) = (class * rest, &mut lists[b]);
-                let want = if pull { E::UNREACHED } else { at_code };
-                let len = match (pull, lv.ways.zip(lv.bits)) {
-                    // A pulled class's first letters gathered, the rest listed.
-                    (true, Some(with)) => {
-                        self.targets(class, moves, &mut to[b]);
-                        let scratch = (&mut letters, &mut done[b]);
-                        let (len, got) = self.gather_first(lv, class, &to[b], with, scratch, list);
-                        if got > 0 {
-                            reached.add(class);
-                        }
-                        n += got;
-                        len
-                    }
-                    _ => E::list(t, base, rest, want, list),
-                };
-                if len > 0 {
-                    if lv.ways.is_none() {
-                        self.targets(class, moves, &mut to[b]);
-                    }
-                    // A long pulled list's whole blocks are asked for a share at a time,
-                    // while the class before is worked on (see `pull_class`).
-                    if !whole_blocks(len, rest) {
-                        self.prefetch_targets(lv, &list[..len], &to[b]);
-                    }
-                    listed = Some((class, len, b));
-                } else if pull {
-                    open.remove(class);
-                }
-            }
-            if let Some((c, len, b)) = ahead {
-                n += if pull {
-                    let scratch = (&mut hits[..], &mut letters, &done[b][..]);
-                    let next = match listed {
-                        Some((_, len2, b2)) if whole_blocks(len2, rest) => &to[b2][..],
-                        _ => &[],
-                    };
-                    let list = &mut lists[b][..len];
-                    self.pull_class(lv, c, list, &to[b], next, scratch, (open, reached))
-                } else {
-                    self.push_class(lv, &lists[b][..len], &to[b], hits, reached)
-                };
-            }
-            ahead = listed;
-        }
-        n
-    }
 }
 
 /// A pulled class's letters in the order it tries them, as `(share, letter, 0)` (see
@@ -372,6 +242,10 @@ struct Level<'a> {
     /// The ways into each class, with `bits`: a pulled class's first letters are
     /// gathered (see [`Fill::gather_first`]).
     ways: Option<&'a Sources>,
+    /// A sparse pushed level: its entries at `d` listed (from the record of the level
+    /// before), and the record of the entries it sets, when kept (`sym_fill_record.rs`).
+    listed: Option<&'a Lists>,
+    record: Option<&'a Record>,
 }
 
 /// Fills the reduced table of `c` with the distances from the solved entry: in nibbles,
@@ -520,6 +394,10 @@ fn fill<E: Entries>(
     let lists: std::sync::Mutex<Option<std::sync::Arc<Lists>>> = Default::default();
     let ahead: std::sync::Mutex<Option<std::sync::Arc<Lists>>> = Default::default();
     let sources: std::sync::OnceLock<Sources> = Default::default();
+    // A sparse pushed level records the entries it sets when memory allows, and the level
+    // after reads them listed (`sym_fill_record.rs`).
+    let record: std::sync::Mutex<Option<std::sync::Arc<Record>>> = Default::default();
+    let sparse: std::sync::Mutex<Option<std::sync::Arc<Lists>>> = Default::default();
     let sources_bytes = Sources::bytes(red.classes, letters);
     let fits = |what: &str, bytes: u64| {
         aid != Aid::No
@@ -580,8 +458,19 @@ fn fill<E: Entries>(
         let mut held = bits.lock().unwrap_or_else(|e| e.into_inner());
         let mut listed = lists.lock().unwrap_or_else(|e| e.into_inner());
         let mut next = ahead.lock().unwrap_or_else(|e| e.into_inner());
-        // The entries of `d` listed by the level before, if it did and found room.
+        // The entries of `d` listed by the level before, if it did and found room, or
+        // recorded by it.
         let emitted = next.take().filter(|l| l.whole());
+        let recorded = record
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .and_then(|r| std::sync::Arc::try_unwrap(r).ok())
+            .filter(|_| go && unit && E::PAIRS && !pull)
+            .and_then(|r| r.into_lists(red.rest_size, red.classes))
+            .map(std::sync::Arc::new);
+        let mut sparse_now = sparse.lock().unwrap_or_else(|e| e.into_inner());
+        *sparse_now = None;
         // What the level before held: its memory may serve this level's bits.
         let mut spent = (held.take(), listed.take());
         let gathered = |n: u64| n.saturating_mul(GATHER_SPARSEST) >= c.size;
@@ -610,7 +499,7 @@ fn fill<E: Entries>(
                 if emitted.is_some() || fits("a level's entries listed", bytes) {
                     sources.get_or_init(|| f.sources());
                     let at = &marks[d as usize % 2];
-                    let now = emitted.unwrap_or_else(|| {
+                    let now = emitted.or(recorded).unwrap_or_else(|| {
                         let of = (t, codes(d).0, frontier);
                         std::sync::Arc::new(f.lists(of, at, meter.ctl))
                     });
@@ -628,6 +517,16 @@ fn fill<E: Entries>(
                     {
                         *next = Some(std::sync::Arc::new(Lists::empty(foreseen, red.classes)));
                     }
+                }
+            } else if !pull {
+                // Sparse: its entries from the record of the level before, and its own
+                // recorded for the level after (foreseen from the growth of this one).
+                *sparse_now = recorded;
+                let foreseen = frontier.saturating_mul(frontier) / last.max(1);
+                let room = foreseen.saturating_mul(2).saturating_add(RECORD_SLACK);
+                if room <= RECORD_MOST && fits("a level's entries recorded", Record::bytes(room)) {
+                    *record.lock().unwrap_or_else(|e| e.into_inner()) =
+                        Some(std::sync::Arc::new(Record::new(room)));
                 }
             }
         }
@@ -654,6 +553,8 @@ fn fill<E: Entries>(
             let held = bits.lock().unwrap_or_else(|e| e.into_inner()).clone();
             let listed = lists.lock().unwrap_or_else(|e| e.into_inner()).clone();
             let next = ahead.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            let sparse_lists = sparse.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            let recording = record.lock().unwrap_or_else(|e| e.into_inner()).clone();
             let pushed =
                 (listed.as_deref().zip(sources.get())).map(|(l, s)| (l, s, next.as_deref()));
             f.level(
@@ -662,7 +563,7 @@ fn fill<E: Entries>(
                 pull,
                 cost,
                 (shares, held.as_deref(), pushed),
-                sources.get(),
+                (sources.get(), sparse_lists.as_deref(), recording.as_deref()),
                 (lo, hi),
                 (at, &open, reached),
             )
@@ -675,6 +576,11 @@ fn fill<E: Entries>(
     Ok(buf)
 }
 
+/// A sparse pushed level's record holds twice the entries foreseen and this many more,
+/// and is kept only up to this many (see `sym_fill_record.rs`).
+const RECORD_SLACK: u64 = 1 << 16;
+const RECORD_MOST: u64 = 1 << 26;
+
 /// A pushed level goes by target class when at least one entry in this many is at the
 /// level pushed from (else the class's block, read and written whole, costs more than
 /// its few entries found one by one).
@@ -685,6 +591,12 @@ mod class;
 
 #[path = "sym_fill_gather.rs"]
 mod gather;
+
+#[path = "sym_fill_level.rs"]
+mod level;
+
+#[path = "sym_fill_record.rs"]
+mod record;
 
 #[path = "sym_fill_sample.rs"]
 mod sample;

@@ -41,6 +41,7 @@ impl<E: Entries> Fill<'_, E> {
         reached: &Marks,
     ) -> u64 {
         let mut n = 0;
+        let mut set = Vec::new();
         // A long list's target blocks are asked for whole, a few letters ahead.
         let whole = whole_blocks(list.len(), self.red.rest_size);
         if whole {
@@ -87,12 +88,15 @@ impl<E: Entries> Fill<'_, E> {
             }
             let mut k = 0;
             for &r2 in &hits[..h] {
-                k += self.push(lv, target, r2 as u64);
+                k += self.push(lv, target, r2 as u64, &mut set);
             }
             if k > 0 {
                 reached.add(target.base / self.red.rest_size);
             }
             n += k;
+        }
+        if let Some(record) = lv.record {
+            record.add(&mut set);
         }
         n
     }

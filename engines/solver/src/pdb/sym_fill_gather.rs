@@ -119,7 +119,7 @@ impl Lists {
     }
 
     /// The entries listed of `class`.
-    fn of(&self, class: u64) -> &[u32] {
+    pub(super) fn of(&self, class: u64) -> &[u32] {
         let n = self.len[class as usize].load(Relaxed) as usize;
         if n == 0 {
             return &[];
@@ -134,8 +134,26 @@ impl Lists {
     /// bits of `words`.
     fn set(&self, class: u64, words: &[u64]) {
         let n = count_ones(words);
+        if let Some(out) = self.take(class, n) {
+            for (o, r) in out.iter_mut().zip(ones(words)) {
+                *o = r as u32;
+            }
+        }
+    }
+
+    /// Sets the list of `class` (set once, by one thread) to `offsets`.
+    pub(super) fn set_offsets(&self, class: u64, offsets: &[u32]) {
+        if let Some(out) = self.take(class, offsets.len() as u32) {
+            out.copy_from_slice(offsets);
+        }
+    }
+
+    /// The room for the list of `class`, of `n` entries (none when `n` is 0, or when the
+    /// room is all taken: the lists are then not whole).
+    #[allow(clippy::mut_from_ref)]
+    fn take(&self, class: u64, n: u32) -> Option<&mut [u32]> {
         if n == 0 {
-            return;
+            return None;
         }
         let k = rayon::current_thread_index().map_or(0, |i| (i + 1).min(self.shares.len() - 1));
         let mut share = self.shares[k].lock().unwrap_or_else(|e| e.into_inner());
@@ -144,23 +162,20 @@ impl Lists {
             let at = self.used.fetch_add(more, Relaxed);
             if at + more > self.room {
                 self.full.store(true, Relaxed);
-                return;
+                return None;
             }
             *share = at..at + more;
         }
         let at = share.start;
         share.start += n as u64;
-        // SAFETY: the span `at..at + n` is inside the buffer and this call's alone (the
-        // count taken above); nothing reads it before the level that set it ends.
-        let out = unsafe {
-            let p = self.buf.as_ptr().cast::<u32>().cast_mut().add(at as usize);
-            std::slice::from_raw_parts_mut(p, n as usize)
-        };
-        for (o, r) in out.iter_mut().zip(ones(words)) {
-            *o = r as u32;
-        }
         self.at[class as usize].store(at, Relaxed);
         self.len[class as usize].store(n, Relaxed);
+        // SAFETY: the span `at..at + n` is inside the buffer and this call's alone (the
+        // count taken above); nothing reads it before the level that set it ends.
+        Some(unsafe {
+            let p = self.buf.as_ptr().cast::<u32>().cast_mut().add(at as usize);
+            std::slice::from_raw_parts_mut(p, n as usize)
+        })
     }
 }
 

@@ -38,6 +38,8 @@ impl<E: Entries> Fill<'_, E> {
             density: None,
             bits: None,
             ways: None,
+            listed: None,
+            record: None,
         };
         // Whether `hit` holds for an entry (class, rest) that a letter leads to entry `r`
         // from, by `to` (its class's targets).
