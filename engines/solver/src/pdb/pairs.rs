@@ -19,7 +19,7 @@
 //! nxopt's table lies past that level, which is the largest pull of its fill.)
 
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Bytes of a line, and the entries it holds after its first byte.
 pub const LINE: u64 = 64;
@@ -353,12 +353,17 @@ fn lines(t: &[AtomicU8], lo: u64, n: u64) -> impl Iterator<Item = usize> {
     (a..b.min(t.len())).step_by(LINE as usize)
 }
 
+/// Every field's low bit, in a word of fields of two bits.
+const LOW: u64 = 0x5555_5555_5555_5555;
+
 /// Turns every reached entry of a table of `size` entries to code 0 and records `base`:
 /// every entry reached so far is at most `base`, and the next levels are written as
 /// 1 and 2. (Between two levels of a fill: no other thread writes.)
 pub fn to_base(t: &[AtomicU8], size: u64, base: u8) {
-    // A field stays 3 when both its bits are set, else it becomes 0.
-    let lines = recode(t, size, |v| (v & (v >> 1) & 0x55) * 3);
+    // A field stays 3 when both its bits are set, else it becomes 0. (A field's high bit
+    // shifted down lands on its own low bit; a byte's low bit lands on an odd bit, which
+    // `LOW` clears.)
+    let lines = recode(t, size, |v| (v & (v >> 1) & LOW) * 3);
     t[lines * LINE as usize].store(base, Relaxed);
 }
 
@@ -367,20 +372,27 @@ pub fn to_base(t: &[AtomicU8], size: u64, base: u8) {
 /// writes.)
 pub fn cap(t: &[AtomicU8], size: u64) {
     // A field with both bits set loses its low one; 0, 1 and 2 stay.
-    recode(t, size, |v| v & !(v & (v >> 1) & 0x55));
+    recode(t, size, |v| v & !(v & (v >> 1) & LOW));
 }
 
 /// Rewrites every byte of entries (not the lines' first bytes) of a table of `size`
-/// entries as `f` says; how many lines it has.
-fn recode(t: &[AtomicU8], size: u64, f: impl Fn(u8) -> u8 + Sync) -> usize {
+/// entries as `f` says, eight bytes at a time (`f` works on each field of two bits of a
+/// word alike); how many lines it has.
+fn recode(t: &[AtomicU8], size: u64, f: impl Fn(u64) -> u64 + Sync) -> usize {
     let lines = size.div_ceil(PER_LINE) as usize;
-    t[..lines * LINE as usize]
-        .par_chunks(LINE as usize)
-        .for_each(|line| {
-            for x in &line[1..] {
-                x.store(f(x.load(Relaxed)), Relaxed);
-            }
-        });
+    // SAFETY: `AtomicU64` has the layout of eight `AtomicU8`s; between two levels no
+    // other thread writes the table, so the wider accesses race with nothing.
+    let (head, words, _) = unsafe { t[..lines * LINE as usize].align_to::<AtomicU64>() };
+    assert!(head.is_empty(), "a table's start is 8-byte aligned");
+    words.par_chunks(LINE as usize / 8).for_each(|line| {
+        // The line's first byte holds its smallest values: kept.
+        let first = u64::from_ne_bytes([0xff, 0, 0, 0, 0, 0, 0, 0]);
+        let w = line[0].load(Relaxed);
+        line[0].store((f(w) & !first) | (w & first), Relaxed);
+        for x in &line[1..] {
+            x.store(f(x.load(Relaxed)), Relaxed);
+        }
+    });
     lines
 }
 
