@@ -109,12 +109,19 @@ impl BigBuf {
 
     /// This buffer's memory as `len` bytes (at most its length), each `fill`: pages the
     /// process has touched already, which the kernel need not clear again.
-    pub fn recycled(mut self, len: usize, fill: u8) -> BigBuf {
+    pub fn recycled(self, len: usize, fill: u8) -> BigBuf {
+        let mut b = self.recycled_as_is(len);
+        use rayon::prelude::*;
+        b.par_chunks_mut(HUGE).for_each(|c| c.fill(fill));
+        b
+    }
+
+    /// This buffer's memory as `len` bytes (at most its length), holding what they held:
+    /// for a user that writes every byte anyway.
+    pub fn recycled_as_is(mut self, len: usize) -> BigBuf {
         self.assert_writable();
         assert!(len <= self.len, "a buffer recycled for at most its length");
         self.len = len;
-        use rayon::prelude::*;
-        self.par_chunks_mut(HUGE).for_each(|c| c.fill(fill));
         self
     }
 
