@@ -127,11 +127,10 @@ fn new_bar(total: u64, unit: &str, foretold: Foretold) -> ProgressBar {
             "left",
             move |s: &ProgressState, w: &mut dyn std::fmt::Write| {
                 let last = *foretold.lock().unwrap_or_else(|e| e.into_inner());
-                let left = match last {
-                    Some((Left::Foretold(d), at)) => Some(d.saturating_sub(at.elapsed())),
-                    Some((Left::Unknown, _)) => None,
-                    _ => eta.left(s.pos(), s.len().unwrap_or(0), s.elapsed()),
-                };
+                let (said, at) = last.unwrap_or((Left::ByRate, Instant::now()));
+                let left = said.shown(at.elapsed(), || {
+                    eta.left(s.pos(), s.len().unwrap_or(0), s.elapsed())
+                });
                 if let Some(left) = left {
                     let _ = write!(w, ", {} left", duration(left));
                 }

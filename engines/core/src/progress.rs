@@ -77,9 +77,22 @@ impl Step {
     /// The time left to show: the engine's own forecast when it has one, else the rate
     /// of `done` through `eta` (`elapsed` since the phase began).
     pub fn left_by(&self, eta: &Eta, elapsed: Duration) -> Option<Duration> {
-        match self.left {
-            Left::ByRate => eta.left(self.done, self.total, elapsed),
-            Left::Foretold(d) => Some(d),
+        self.left
+            .shown(Duration::ZERO, || eta.left(self.done, self.total, elapsed))
+    }
+}
+
+impl Left {
+    /// The time left to show `age` after the engine said this: a forecast counted down
+    /// since, nothing when unknown, else `by_rate`.
+    pub fn shown(
+        self,
+        age: Duration,
+        by_rate: impl FnOnce() -> Option<Duration>,
+    ) -> Option<Duration> {
+        match self {
+            Left::ByRate => by_rate(),
+            Left::Foretold(d) => Some(d.saturating_sub(age)),
             Left::Unknown => None,
         }
     }
@@ -324,6 +337,18 @@ mod tests {
         // The rate of `done`, where the engine has no forecast: a tenth at the start, so
         // nothing yet (the mark has not settled).
         assert!(!at(300, Left::ByRate).contains("left"));
+        // A forecast counts down as it ages (the bar redraws between steps).
+        let secs = Duration::from_secs;
+        assert_eq!(
+            Left::Foretold(secs(10)).shown(secs(4), || None),
+            Some(secs(6))
+        );
+        assert_eq!(
+            Left::Foretold(secs(3)).shown(secs(4), || None),
+            Some(secs(0))
+        );
+        assert_eq!(Left::Unknown.shown(secs(0), || Some(secs(1))), None);
+        assert_eq!(Left::ByRate.shown(secs(9), || Some(secs(1))), Some(secs(1)));
     }
 
     #[test]

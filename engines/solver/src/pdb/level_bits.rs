@@ -285,7 +285,7 @@ fn put(out: &mut [u64], bit: &mut usize, v: u64, n: usize) {
     }
     let (w, s) = (*bit / 64, *bit % 64);
     out[w] |= v << s;
-    if s > 0 && s + n > 64 {
+    if s + n > 64 {
         out[w + 1] |= v >> (64 - s);
     }
     *bit += n;

@@ -474,6 +474,8 @@ fn fill<E: Entries>(
         // What the level before held: its memory may serve this level's bits.
         let mut spent = (held.take(), listed.take());
         let gathered = |n: u64| n.saturating_mul(GATHER_SPARSEST) >= c.size;
+        // The next level's entries, foreseen from the growth of this one.
+        let foreseen = frontier.saturating_mul(frontier) / last.max(1);
         if go && unit && E::PAIRS {
             if pull && f.pulls_by_runs() {
                 if fits("a level's entries as bits", LevelBits::bytes(c.size)) {
@@ -505,9 +507,8 @@ fn fill<E: Entries>(
                     });
                     // Lists from the table that found no room are left (pushed instead).
                     *listed = Some(now).filter(|l| l.whole());
-                    // The next level foreseen from the growth of this one: pushed (as
-                    // `levels` decides) and gathered, its entries are listed by this one.
-                    let foreseen = frontier.saturating_mul(frontier) / last.max(1);
+                    // The next level, when pushed (as `levels` decides) and gathered:
+                    // its entries are listed by this one.
                     let unknown = c.size.saturating_sub(filled + foreseen);
                     let more = Lists::bytes(foreseen, red.classes);
                     if listed.is_some()
@@ -520,9 +521,8 @@ fn fill<E: Entries>(
                 }
             } else if !pull {
                 // Sparse: its entries from the record of the level before, and its own
-                // recorded for the level after (foreseen from the growth of this one).
+                // recorded for the level after.
                 *sparse_now = recorded;
-                let foreseen = frontier.saturating_mul(frontier) / last.max(1);
                 let room = foreseen.saturating_mul(2).saturating_add(RECORD_SLACK);
                 if room <= RECORD_MOST && fits("a level's entries recorded", Record::bytes(room)) {
                     *record.lock().unwrap_or_else(|e| e.into_inner()) =
