@@ -63,6 +63,46 @@ impl LevelBits {
         LevelBits { buf, size }
     }
 
+    /// Turns each of the first `blocks` blocks of `rows * cols` entries, entry
+    /// `r * cols + c` of a block, to `c * rows + r` ([`super::bit_transpose`]), in place.
+    pub fn transpose_blocks(&mut self, blocks: u64, rows: u64, cols: u64) {
+        use super::bit_transpose::{transpose, words_for};
+        let n = rows * cols;
+        // Blocks of one parity share no word, so each pass writes its blocks at once.
+        assert!(n > 128 && blocks * n <= self.size);
+        let words = words_mut(&mut self.buf);
+        // SAFETY: `AtomicU64` has the layout of `u64`; the words are borrowed mutably.
+        let at: &[AtomicU64] = unsafe { &*(words as *mut [u64] as *const [AtomicU64]) };
+        let word = |i: u64| at.get(i as usize).map_or(0, |w| w.load(Relaxed));
+        for parity in 0..2 {
+            let mine = (0..blocks.div_ceil(2)).map(move |k| 2 * k + parity);
+            mine.filter(|&b| b < blocks).par_bridge().for_each_init(
+                || (vec![0u64; words_for(n)], vec![0u64; words_for(n)]),
+                |(src, dst), b| {
+                    let lo = b * n;
+                    let (w0, s) = (lo / 64, (lo % 64) as u32);
+                    for (i, x) in src.iter_mut().enumerate() {
+                        let (a, c) = (word(w0 + i as u64), word(w0 + i as u64 + 1));
+                        *x = if s == 0 { a } else { a >> s | c << (64 - s) };
+                    }
+                    transpose(src, rows as usize, cols as usize, dst);
+                    for wi in lo / 64..(lo + n).div_ceil(64) {
+                        let (a, b) = ((wi * 64).max(lo), ((wi + 1) * 64).min(lo + n));
+                        let ones = if b - a == 64 {
+                            !0
+                        } else {
+                            (1u64 << (b - a)) - 1
+                        };
+                        let mask = ones << (a - wi * 64);
+                        let new = super::bitset::bits_at(dst, wi as i64 * 64 - lo as i64);
+                        let w = &at[wi as usize];
+                        w.store(w.load(Relaxed) & !mask | new & mask, Relaxed);
+                    }
+                },
+            );
+        }
+    }
+
     /// The buffer, for another use.
     pub fn into_buf(self) -> BigBuf {
         self.buf
@@ -164,6 +204,15 @@ impl Run<'_> {
         // SAFETY: `start` is below the table's size and the words hold `PAD_BITS` more
         // bits past it, more than `shift + x`.
         unsafe { *self.bytes.add(i / 8) >> (i % 8) & 1 == 1 }
+    }
+
+    /// The bits of entries `start..start + 121` (bit `x`: entry `start + x`), and those of
+    /// up to 7 entries past them.
+    #[inline(always)]
+    pub fn wide(self) -> u128 {
+        // SAFETY: 16 bytes from `start / 8` lie inside the `PAD_BITS` past `start`.
+        let b = unsafe { self.bytes.cast::<[u8; 16]>().read_unaligned() };
+        u128::from_le_bytes(b) >> self.shift
     }
 }
 
@@ -364,6 +413,36 @@ mod tests {
                     pairs::get(t, i) == code
                 );
             }
+        }
+    }
+
+    /// Each block's bits turned, the bits between and after the blocks kept; runs read
+    /// from the turned blocks where `wide` says.
+    #[test]
+    fn blocks_turned_in_place() {
+        let (rows, cols, blocks) = (13u64, 37u64, 9u64);
+        let size = blocks * rows * cols + 300;
+        let mut buf = random_codes(size, 0x3c6e_f372_fe94_f82b);
+        let t = buf.as_atomic();
+        let mut b = LevelBits::of(t, size, 1, None);
+        b.transpose_blocks(blocks, rows, cols);
+        let was = |i: u64| pairs::get(t, i) == 1;
+        for k in 0..blocks {
+            let base = k * rows * cols;
+            for r in 0..rows {
+                for c in 0..cols {
+                    assert_eq!(b.has(base + c * rows + r), was(base + r * cols + c));
+                }
+            }
+            for c in 0..cols {
+                let run = b.run(base + c * rows).wide();
+                for r in 0..rows {
+                    assert_eq!(run >> r & 1 == 1, was(base + r * cols + c));
+                }
+            }
+        }
+        for i in blocks * rows * cols..size {
+            assert_eq!(b.has(i), was(i));
         }
     }
 

@@ -25,6 +25,7 @@
 //! - `choice`: which patterns fit the budget.
 //! - `cache`: the tables' files on disk; `cache_write` writing them whole.
 
+mod bit_transpose;
 mod bitset;
 mod cache;
 mod cache_write;

@@ -97,6 +97,9 @@ struct Fill<'a, E> {
     /// A pulled class's first letters are gathered while their sources' entries, times
     /// this, are fewer than its unreached (see [`Aid`]).
     gather_weight: f64,
+    /// Whether a pulled level read as bits goes a class's runs at a time in vectors
+    /// (`sym_fill_runs.rs`), where they fit.
+    vectors: bool,
     entries: std::marker::PhantomData<E>,
 }
 
@@ -275,6 +278,10 @@ pub(super) fn fill_symmetric(
 enum Aid {
     No,
     Memory(f64),
+    /// As `Memory`, a pulled level's runs never in vectors (tests of the entry by entry
+    /// pull on processors with them).
+    #[cfg(test)]
+    Entrywise(f64),
 }
 
 /// What a gathered entry costs against a pulled read (see [`Aid`]): a pulled class's
@@ -338,8 +345,11 @@ fn fill<E: Entries>(
         parts_next: None,
         gather_weight: match aid {
             Aid::Memory(w) => w,
+            #[cfg(test)]
+            Aid::Entrywise(w) => w,
             Aid::No => 0.0,
         },
+        vectors: matches!(aid, Aid::Memory(_)) && runs::available(),
         entries: std::marker::PhantomData,
     };
     if tabulate == Tabulate::Whole {
@@ -486,7 +496,11 @@ fn fill<E: Entries>(
                         }
                         (None, None) => None,
                     };
-                    let bits = LevelBits::of(t, c.size, codes(d).0, spare);
+                    let mut bits = LevelBits::of(t, c.size, codes(d).0, spare);
+                    // Pulled across its runs: each block's bits turned.
+                    if let Some(a) = f.across() {
+                        bits.transpose_blocks(red.classes, a.p as u64, a.n as u64);
+                    }
                     *held = Some(std::sync::Arc::new(bits));
                     // With the ways into each class, a class's first letters gathered.
                     let bytes = LevelBits::bytes(c.size) + sources_bytes;
@@ -597,6 +611,9 @@ mod level;
 
 #[path = "sym_fill_record.rs"]
 mod record;
+
+#[path = "sym_fill_runs.rs"]
+mod runs;
 
 #[path = "sym_fill_sample.rs"]
 mod sample;

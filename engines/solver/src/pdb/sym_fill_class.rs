@@ -304,7 +304,7 @@ impl<E: Entries> Fill<'_, E> {
 }
 
 /// [`Fill::runs`] of a level's tabulated moves.
-fn by_runs<'b, E: Entries>(
+pub(super) fn by_runs<'b, E: Entries>(
     next: Option<&Vec<u32>>,
     parts_next: Option<&'b PartsNext>,
 ) -> Option<(&'b PartsNext, u32)> {

@@ -67,6 +67,10 @@ impl<E: Entries> Fill<'_, E> {
         if let (false, Some(pushed)) = (pull, push) {
             return self.gather(&lv, pushed, (lo, hi), reached);
         }
+        // A pulled level read as bits, by runs that fit in vectors: every letter at once.
+        if let (true, Some(runs), Some(bits)) = (pull, self.whole_runs(&lv), lv.bits) {
+            return self.pull_runs(&lv, bits, runs, (lo, hi), (open, reached));
+        }
         let rest = self.red.rest_size;
         // A task covers as few as one class, whose rest may be large: the lists are the
         // thread's, kept from task to task, not allocated (and cleared) for each.

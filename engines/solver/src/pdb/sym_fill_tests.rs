@@ -212,7 +212,10 @@ fn pairs_as_nibbles(parts: Vec<Part>, metric: &str, when: Base, tabulate: Tabula
     // A pulled level read as bits, its classes' first letters gathered as the weight says
     // or all of them (weight 0), and a pushed one gathered from lists, or every level class
     // by class over the table alone: the same table.
-    for aid in [Aid::Memory(0.0), Aid::No] {
+    // Where the processor has the vectors, a pulled level whose runs fit goes across
+    // them (`sym_fill_runs.rs`), and entry by entry when told.
+    let entrywise = [Aid::Entrywise(GATHER_WEIGHT), Aid::Entrywise(0.0)];
+    for aid in [Aid::Memory(0.0), Aid::No].into_iter().chain(entrywise) {
         assert!(b[..] == pairs(aid).unwrap()[..], "aided as {aid:?} or not");
     }
     assert_eq!(b.len() as u64, in_pairs.bytes());
@@ -290,10 +293,17 @@ fn pairs_hold_what_nibbles_hold_in_other_metrics_and_ways() {
         let f = pairs_as_nibbles(slice_and_twists(), metric, Base::Rule, Tabulate::Whole);
         assert_eq!(Some(f.base), f.rule, "{metric}");
     }
+    // nxopt's shape of rest (the layer's 70 sets, then the twists): by parts, a pulled
+    // level goes across its runs where the processor has the vectors.
     let layer = vec![ud_slice(), u_layer(), Part::Ori { orbit: 0 }];
+    let across = || super::runs::PULLED.load(std::sync::atomic::Ordering::Relaxed);
     for tabulate in [Tabulate::Parts, Tabulate::No] {
+        let before = across();
         let f = pairs_as_nibbles(layer.clone(), "htm", Base::Rule, tabulate);
         assert_eq!(Some(f.base), f.rule, "{tabulate:?}");
+        if tabulate == Tabulate::Parts && super::runs::available() {
+            assert!(across() > before, "no class was pulled across its runs");
+        }
     }
 }
 

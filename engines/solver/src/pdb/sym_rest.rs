@@ -51,6 +51,20 @@ impl PartsNext {
         (!self.last.is_empty()).then_some(last.n as u32)
     }
 
+    /// The first part's values, when the rest has two parts and goes by runs of the
+    /// last (a rest value is then `p * run + c`).
+    pub(super) fn first_len(&self) -> Option<u32> {
+        (self.parts.len() == 2 && !self.last.is_empty()).then(|| self.parts[0].n as u32)
+    }
+
+    /// Where letter `l` sends the first part's value `p`, carried by symmetry `s` (see
+    /// [`PartsNext::first_len`]).
+    #[inline(always)]
+    pub(super) fn first_to(&self, l: usize, s: usize, syms: usize, p: u32) -> u32 {
+        let f = &self.parts[0];
+        f.t[(l * syms + s) * f.n + p as usize] / f.w
+    }
+
     /// [`PartsNext::to`] of the parts before the last (rest value `r`).
     #[inline(always)]
     pub(super) fn to_prefix(&self, l: usize, s: usize, syms: usize, r: u32) -> u64 {
