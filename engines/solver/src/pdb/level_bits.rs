@@ -75,8 +75,8 @@ impl LevelBits {
         let at: &[AtomicU64] = unsafe { &*(words as *mut [u64] as *const [AtomicU64]) };
         let word = |i: u64| at.get(i as usize).map_or(0, |w| w.load(Relaxed));
         for parity in 0..2 {
-            let mine = (0..blocks.div_ceil(2)).map(move |k| 2 * k + parity);
-            mine.filter(|&b| b < blocks).par_bridge().for_each_init(
+            let mine = (0..(blocks + 1 - parity) / 2).into_par_iter();
+            mine.map(|k| 2 * k + parity).for_each_init(
                 || (vec![0u64; words_for(n)], vec![0u64; words_for(n)]),
                 |(src, dst), b| {
                     let lo = b * n;
