@@ -9,6 +9,7 @@
 
 use super::pairs::PER_LINE;
 use crate::bigbuf::BigBuf;
+use puz_core::Control;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -64,8 +65,9 @@ impl LevelBits {
     }
 
     /// Turns each of the first `blocks` blocks of `rows * cols` entries, entry
-    /// `r * cols + c` of a block, to `c * rows + r` ([`super::bit_transpose`]), in place.
-    pub fn transpose_blocks(&mut self, blocks: u64, rows: u64, cols: u64) {
+    /// `r * cols + c` of a block, to `c * rows + r` ([`super::bit_transpose`]), in place;
+    /// left part-way once `ctl` is cancelled (the fill stops before it reads them).
+    pub fn transpose_blocks(&mut self, blocks: u64, rows: u64, cols: u64, ctl: &Control) {
         use super::bit_transpose::{transpose, words_for};
         let n = rows * cols;
         // Blocks of one parity share no word, so each pass writes its blocks at once.
@@ -79,6 +81,9 @@ impl LevelBits {
             mine.map(|k| 2 * k + parity).for_each_init(
                 || (vec![0u64; words_for(n)], vec![0u64; words_for(n)]),
                 |(src, dst), b| {
+                    if ctl.cancelled() {
+                        return;
+                    }
                     let lo = b * n;
                     let (w0, s) = (lo / 64, (lo % 64) as u32);
                     for (i, x) in src.iter_mut().enumerate() {
@@ -425,7 +430,7 @@ mod tests {
         let mut buf = random_codes(size, 0x3c6e_f372_fe94_f82b);
         let t = buf.as_atomic();
         let mut b = LevelBits::of(t, size, 1, None);
-        b.transpose_blocks(blocks, rows, cols);
+        b.transpose_blocks(blocks, rows, cols, &Control::default());
         let was = |i: u64| pairs::get(t, i) == 1;
         for k in 0..blocks {
             let base = k * rows * cols;

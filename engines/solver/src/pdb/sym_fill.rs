@@ -499,7 +499,7 @@ fn fill<E: Entries>(
                     let mut bits = LevelBits::of(t, c.size, codes(d).0, spare);
                     // Pulled across its runs: each block's bits turned.
                     if let Some(a) = f.across() {
-                        bits.transpose_blocks(red.classes, a.p as u64, a.n as u64);
+                        bits.transpose_blocks(red.classes, a.p as u64, a.n as u64, meter.ctl);
                     }
                     *held = Some(std::sync::Arc::new(bits));
                     // With the ways into each class, a class's first letters gathered.

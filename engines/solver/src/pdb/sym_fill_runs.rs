@@ -143,8 +143,7 @@ impl<E: Entries> Fill<'_, E> {
             return 0;
         }
         transpose(&sc.natural, p as usize, n as usize, &mut sc.unreached);
-        // The densest target blocks first (a run stops once its entries are all found);
-        // none into a block without an entry at the level.
+        // No letter into a block without an entry at the level.
         self.order_letters(lv, to, &[], &mut sc.letters);
         let ways: Vec<Way> = (sc.letters.iter())
             .map(|&(_, l, _)| {
