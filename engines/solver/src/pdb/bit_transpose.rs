@@ -1,8 +1,9 @@
 //! Bit matrices transposed: a block of a table whose rest is two parts (`p * cols + c`)
 //! turned to `c * rows + p`, so that a pulled level's runs over the first part lie
-//! together (`sym_fill_runs.rs`). Eight rows by eight columns at a time, in one word.
+//! together (`sym_fill_runs.rs`). 64 rows by 64 columns at a time, eight by eight at the
+//! edges.
 
-use super::bitset::bits_at;
+use super::bitset::{or_bits, read_bits};
 
 /// The 8 by 8 bit matrix in `x` (byte `i` row `i`, bit `j` of it column `j`) transposed.
 #[inline(always)]
@@ -13,16 +14,6 @@ fn transpose8(mut x: u64) -> u64 {
     x ^= t ^ (t << 14);
     let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
     x ^ t ^ (t << 28)
-}
-
-/// ORs the low 8 bits of `v` into `w` from bit `o` on.
-#[inline(always)]
-fn put8(w: &mut [u64], o: usize, v: u64) {
-    let (i, s) = (o / 64, o % 64);
-    w[i] |= v << s;
-    if s > 56 {
-        w[i + 1] |= v >> (64 - s);
-    }
 }
 
 /// The words [`transpose`] needs for `bits` bits (one past them: an 8-bit write may
@@ -51,23 +42,12 @@ fn transpose64(a: &mut [u64; 64]) {
     }
 }
 
-/// ORs `v` into `w` from bit `o` on.
-#[inline(always)]
-fn put64(w: &mut [u64], o: usize, v: u64) {
-    let (i, s) = (o / 64, o % 64);
-    w[i] |= v << s;
-    if s > 0 && v >> (64 - s) != 0 {
-        w[i + 1] |= v >> (64 - s);
-    }
-}
-
 /// Writes to `dst` (cleared first; [`words_for`]`(rows * cols)` words) the transpose of
 /// the `rows` by `cols` bit matrix `src` (bit `r * cols + c` goes to `c * rows + r`):
 /// 64 by 64 tiles, and 8 by 8 where a tile has 8 rows or columns or fewer.
 pub(super) fn transpose(src: &[u64], rows: usize, cols: usize, dst: &mut [u64]) {
     dst.fill(0);
     let mut a = [0u64; 64];
-    let ones = |n: usize| if n >= 64 { !0 } else { (1u64 << n) - 1 };
     for r0 in (0..rows).step_by(64) {
         let rn = (rows - r0).min(64);
         for c0 in (0..cols).step_by(64) {
@@ -78,7 +58,7 @@ pub(super) fn transpose(src: &[u64], rows: usize, cols: usize, dst: &mut [u64]) 
             }
             let mut any = 0;
             for (i, x) in a.iter_mut().enumerate().take(rn) {
-                *x = bits_at(src, ((r0 + i) * cols + c0) as i64) & ones(cn);
+                *x = read_bits(src, (r0 + i) * cols + c0, cn);
                 any |= *x;
             }
             a[rn..].fill(0);
@@ -88,7 +68,7 @@ pub(super) fn transpose(src: &[u64], rows: usize, cols: usize, dst: &mut [u64]) 
             transpose64(&mut a);
             for (j, &x) in a.iter().enumerate().take(cn) {
                 if x != 0 {
-                    put64(dst, (c0 + j) * rows + r0, x);
+                    or_bits(dst, (c0 + j) * rows + r0, rn, x);
                 }
             }
         }
@@ -103,23 +83,22 @@ fn small_tile(
     (c0, cn): (usize, usize),
     dst: &mut [u64],
 ) {
-    let ones = |n: usize| if n >= 8 { 0xFF } else { (1u64 << n) - 1 };
     for r8 in (r0..r0 + rn).step_by(8) {
-        let rmask = ones(r0 + rn - r8);
+        let r8n = (r0 + rn - r8).min(8);
         for c8 in (c0..c0 + cn).step_by(8) {
-            let cmask = ones(c0 + cn - c8);
+            let c8n = (c0 + cn - c8).min(8);
             let mut x = 0u64;
-            for i in 0..8.min(r0 + rn - r8) {
-                x |= (bits_at(src, ((r8 + i) * cols + c8) as i64) & cmask) << (8 * i);
+            for i in 0..r8n {
+                x |= read_bits(src, (r8 + i) * cols + c8, c8n) << (8 * i);
             }
             if x == 0 {
                 continue;
             }
             let y = transpose8(x);
-            for j in 0..8.min(c0 + cn - c8) {
-                let v = (y >> (8 * j)) & rmask;
+            for j in 0..c8n {
+                let v = (y >> (8 * j)) & 0xFF;
                 if v != 0 {
-                    put8(dst, (c8 + j) * rows + r8, v);
+                    or_bits(dst, (c8 + j) * rows + r8, r8n, v);
                 }
             }
         }

@@ -150,6 +150,27 @@ pub(super) fn bits_at(marks: &[u64], o: i64) -> u64 {
     }
 }
 
+/// The `n` bits (at most 64) of `words` from bit `at`.
+#[inline(always)]
+pub(super) fn read_bits(words: &[u64], at: usize, n: usize) -> u64 {
+    let v = bits_at(words, at as i64);
+    if n < 64 {
+        v & ((1 << n) - 1)
+    } else {
+        v
+    }
+}
+
+/// `v` (of `n` bits, at most 64) ORed into `words` from bit `at`.
+#[inline(always)]
+pub(super) fn or_bits(words: &mut [u64], at: usize, n: usize, v: u64) {
+    let (w, s) = (at / 64, at % 64);
+    words[w] |= v << s;
+    if s + n > 64 {
+        words[w + 1] |= v >> (64 - s);
+    }
+}
+
 /// How many bits of `words` are set.
 pub(super) fn count_ones(words: &[u64]) -> u32 {
     words.iter().map(|w| w.count_ones()).sum()
@@ -173,6 +194,17 @@ pub(super) fn ones(mask: &[u64]) -> impl Iterator<Item = u64> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bits_read_and_ored_across_words() {
+        let mut w = vec![0u64; 3];
+        or_bits(&mut w, 60, 27, (1 << 27) - 1);
+        assert_eq!(w, vec![0xf << 60, (1 << 23) - 1, 0]);
+        assert_eq!(read_bits(&w, 60, 27), (1 << 27) - 1);
+        assert_eq!(read_bits(&w, 59, 27), ((1 << 27) - 1) & !1);
+        or_bits(&mut w, 128, 64, u64::MAX);
+        assert_eq!(read_bits(&w, 128, 64), u64::MAX);
+    }
     use proptest::prelude::*;
 
     proptest! {

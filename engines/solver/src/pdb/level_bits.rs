@@ -334,14 +334,7 @@ fn even_bits(mut m: u64) -> u64 {
 /// Writes the `n` low bits of `v` at bit `*bit` of `out` and moves past them.
 #[inline(always)]
 fn put(out: &mut [u64], bit: &mut usize, v: u64, n: usize) {
-    if n == 0 {
-        return;
-    }
-    let (w, s) = (*bit / 64, *bit % 64);
-    out[w] |= v << s;
-    if s + n > 64 {
-        out[w + 1] |= v >> (64 - s);
-    }
+    super::bitset::or_bits(out, *bit, n, v);
     *bit += n;
 }
 

@@ -5,7 +5,7 @@
 //! (plus its low digits), which tables do a byte of a row at a time. A dense block's turn
 //! is then a few operations a row rather than a few look-ups an entry.
 
-use super::bitset::bits_at;
+use super::bitset::{or_bits, read_bits};
 
 /// A table of a row's bit permutation, per low digits added, per byte of the row and per
 /// value of that byte: the bits that byte's set bits go to.
@@ -75,42 +75,5 @@ impl RowTurns {
             }
             or_bits(out, to as usize * n, n, turned);
         }
-    }
-}
-
-/// The `n` bits (at most 64) of `words` from bit `at`.
-#[inline(always)]
-fn read_bits(words: &[u64], at: usize, n: usize) -> u64 {
-    let v = bits_at(words, at as i64);
-    if n < 64 {
-        v & ((1 << n) - 1)
-    } else {
-        v
-    }
-}
-
-/// `v` (of `n` bits, at most 64) ORed into `words` from bit `at`.
-#[inline(always)]
-fn or_bits(words: &mut [u64], at: usize, n: usize, v: u64) {
-    let (w, s) = (at / 64, at % 64);
-    words[w] |= v << s;
-    if s + n > 64 {
-        words[w + 1] |= v >> (64 - s);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bits_read_and_ored_across_words() {
-        let mut w = vec![0u64; 3];
-        or_bits(&mut w, 60, 27, (1 << 27) - 1);
-        assert_eq!(w, vec![0xf << 60, (1 << 23) - 1, 0]);
-        assert_eq!(read_bits(&w, 60, 27), (1 << 27) - 1);
-        assert_eq!(read_bits(&w, 59, 27), ((1 << 27) - 1) & !1);
-        or_bits(&mut w, 128, 64, u64::MAX);
-        assert_eq!(read_bits(&w, 128, 64), u64::MAX);
     }
 }

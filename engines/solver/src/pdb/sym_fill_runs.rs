@@ -3,7 +3,7 @@
 //! table: the 70 sets of the U layer's corners, then the 2,187 twists). A letter sends
 //! the entries of one value of the last part (a *run*: that value with every value of
 //! the first) onto one run of its target block, permuting the first part's values
-//! ([`PartsNext::first_to`]). The level's bits are held with each block turned
+//! ([`PartsNext::first_row`]). The level's bits are held with each block turned
 //! ([`LevelBits::transpose_blocks`]), so that a run's bits lie together: the target run's
 //! bits, permuted in vector registers, say at once which of the run's entries the letter
 //! reaches. Their union over the letters, within the run's unreached entries, is the
@@ -15,7 +15,7 @@
 use super::class::by_runs;
 use super::{Fill, Letters, Level, Marks, Target};
 use crate::pdb::bit_transpose::{transpose, words_for};
-use crate::pdb::bitset::bits_at;
+use crate::pdb::bitset::{or_bits, read_bits};
 use crate::pdb::entries::{bits_words, Entries};
 use crate::pdb::level_bits::LevelBits;
 use crate::pdb::sym_rest::{LastRow, PartsNext};
@@ -49,7 +49,7 @@ struct Way<'a> {
     /// Where the letter sends each value of the rest's last part (the run's place).
     row: LastRow<'a>,
     /// Byte `x`: where the run's value `x` (of the first part) goes (0 past the run).
-    perm: [u8; 128],
+    perm: &'a [u8; 128],
 }
 
 /// A thread's buffers for [`Fill::pull_class_runs`], kept from class to class.
@@ -58,6 +58,8 @@ pub(super) struct Scratch {
     natural: Vec<u64>,
     unreached: Vec<u64>,
     found: Vec<u64>,
+    /// Per run, the entries some letter reaches (see [`each_run`]).
+    acc: Vec<[u64; 2]>,
     letters: Letters,
 }
 
@@ -148,19 +150,17 @@ impl<E: Entries> Fill<'_, E> {
         let ways: Vec<Way> = (sc.letters.iter())
             .map(|&(_, l, _)| {
                 let sym = to[l].sym;
-                let mut perm = [0u8; 128];
-                for (x, q) in perm.iter_mut().enumerate().take(p as usize) {
-                    *q = pn.first_to(l, sym, syms, x as u32) as u8;
-                }
                 Way {
                     base: to[l].base,
                     row: pn.last_row(l, sym, syms),
-                    perm,
+                    perm: pn.first_row(l, sym, syms),
                 }
             })
             .collect();
         sc.found.fill(0);
-        let cut = (&sc.unreached[..], &mut sc.found[..]);
+        sc.acc.clear();
+        sc.acc.resize(n as usize, [0; 2]);
+        let cut = (&sc.unreached[..], &mut sc.found[..], &mut sc.acc[..]);
         // The next class's target blocks into L2, a share of their lines a run.
         let lines = rest.div_ceil(512);
         let all = lines * next.len() as u64;
@@ -174,7 +174,7 @@ impl<E: Entries> Fill<'_, E> {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `self.vectors` is set only where `available` says AVX-512 VBMI and BW.
         unsafe {
-            vbmi::runs(bits, (n, p), &ways, cut, ahead)
+            vbmi::runs(bits, p, &ways, cut, ahead)
         };
         // `vectors` is never set elsewhere (see `available`).
         #[cfg(not(target_arch = "x86_64"))]
@@ -210,23 +210,18 @@ pub(super) struct Across<'a> {
 /// The bits of `n` entries from `lo` (at most 128).
 #[inline(always)]
 fn bits_of(words: &[u64], lo: u64, n: u32) -> u128 {
-    let v = bits_at(words, lo as i64) as u128 | (bits_at(words, lo as i64 + 64) as u128) << 64;
-    v & (u128::MAX >> (128 - n))
+    let (lo, n) = (lo as usize, n as usize);
+    let hi = n.saturating_sub(64);
+    read_bits(words, lo, n.min(64)) as u128 | (read_bits(words, lo + 64, hi) as u128) << 64
 }
 
-/// ORs `v` into `words` from bit `lo` on.
+/// ORs `v` (of `n` bits, at most 128) into `words` from bit `lo` on.
 #[inline(always)]
-fn or_bits(words: &mut [u64], lo: u64, v: u128) {
-    let (w, s) = ((lo / 64) as usize, (lo % 64) as u32);
-    let (a, b) = (v as u64, (v >> 64) as u64);
-    let parts = match s {
-        0 => [a, b, 0],
-        _ => [a << s, a >> (64 - s) | b << s, b >> (64 - s)],
-    };
-    for (k, p) in parts.into_iter().enumerate() {
-        if p != 0 {
-            words[w + k] |= p;
-        }
+fn or_run(words: &mut [u64], lo: u64, n: u32, v: u128) {
+    let (lo, n) = (lo as usize, n as usize);
+    or_bits(words, lo, n.min(64), v as u64);
+    if n > 64 {
+        or_bits(words, lo + 64, n - 64, (v >> 64) as u64);
     }
 }
 
@@ -236,15 +231,14 @@ fn or_bits(words: &mut [u64], lo: u64, v: u128) {
 #[inline(always)]
 fn each_run(
     bits: &LevelBits,
-    (n, p): (u32, u32),
+    p: u32,
     ways: &[Way],
-    (unreached, found): (&[u64], &mut [u64]),
+    (unreached, found, acc): (&[u64], &mut [u64], &mut [[u64; 2]]),
     ahead: impl Fn(u32),
     permute: impl Fn(u128, usize) -> [u64; 2],
 ) {
     // Letter by letter over the runs: a letter's target block stays in the nearest
-    // cache while its runs are read.
-    let mut acc = vec![[0u64; 2]; n as usize];
+    // cache while its runs are read (`acc` cleared, one pair of words a run).
     for (k, w) in ways.iter().enumerate() {
         for (c, a) in acc.iter_mut().enumerate() {
             if k == 0 {
@@ -260,7 +254,7 @@ fn each_run(
         let lo = c as u64 * p as u64;
         let new = (a[0] as u128 | (a[1] as u128) << 64) & bits_of(unreached, lo, p);
         if new != 0 {
-            or_bits(found, lo, new);
+            or_run(found, lo, p, new);
         }
     }
 }
@@ -301,13 +295,13 @@ mod vbmi {
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     pub(super) unsafe fn runs(
         bits: &LevelBits,
-        np: (u32, u32),
+        p: u32,
         ways: &[Way],
-        cut: (&[u64], &mut [u64]),
+        cut: (&[u64], &mut [u64], &mut [[u64; 2]]),
         ahead: impl Fn(u32),
     ) {
-        let perms: Vec<[__m512i; 2]> = ways.iter().map(|w| indices(&w.perm)).collect();
-        each_run(bits, np, ways, cut, ahead, |v, k| permute(v, &perms[k]))
+        let perms: Vec<[__m512i; 2]> = ways.iter().map(|w| indices(w.perm)).collect();
+        each_run(bits, p, ways, cut, ahead, |v, k| permute(v, &perms[k]))
     }
 }
 
@@ -348,14 +342,14 @@ mod tests {
 
     /// Bits read at any offset and ORed back at it round-trip.
     #[test]
-    fn bits_of_and_or_bits_agree() {
+    fn bits_of_and_or_run_agree() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(4);
         for _ in 0..1000 {
             let n = rng.gen_range(1..=128u32);
             let lo = rng.gen_range(0..500u64);
             let v: u128 = rng.gen::<u128>() & (u128::MAX >> (128 - n));
             let mut w = vec![0u64; 12];
-            or_bits(&mut w, lo, v);
+            or_run(&mut w, lo, n, v);
             assert_eq!(bits_of(&w, lo, n), v);
             assert_eq!(
                 w.iter().map(|x| x.count_ones()).sum::<u32>(),

@@ -17,6 +17,9 @@ pub(super) const MAX_NEXT: u64 = 1 << 24;
 pub(super) struct PartsNext {
     /// The rest parts, slowest first.
     parts: Vec<PartNext>,
+    /// With two parts, the first one's table as bytes, a row of 128 per letter and
+    /// symmetry, when its values fit (else empty; see [`PartsNext::first_row`]).
+    first: Vec<[u8; 128]>,
     /// The last part's table in 16 bits when its place value is 1 and its values fit
     /// (else empty): a pull reads one of its rows an entry, and half the bytes keep more
     /// of them in the nearest caches. Its rows are a power of two long (a row's index
@@ -54,15 +57,15 @@ impl PartsNext {
     /// The first part's values, when the rest has two parts and goes by runs of the
     /// last (a rest value is then `p * run + c`).
     pub(super) fn first_len(&self) -> Option<u32> {
-        (self.parts.len() == 2 && !self.last.is_empty()).then(|| self.parts[0].n as u32)
+        (!self.first.is_empty() && !self.last.is_empty()).then(|| self.parts[0].n as u32)
     }
 
-    /// Where letter `l` sends the first part's value `p`, carried by symmetry `s` (see
-    /// [`PartsNext::first_len`]).
+    /// Byte `p`: where letter `l` sends the first part's value `p`, carried by symmetry
+    /// `s` (see [`PartsNext::first_len`]; 0 past its values). Made once for every letter
+    /// and symmetry, when the first part has at most 128 values.
     #[inline(always)]
-    pub(super) fn first_to(&self, l: usize, s: usize, syms: usize, p: u32) -> u32 {
-        let f = &self.parts[0];
-        f.t[(l * syms + s) * f.n + p as usize] / f.w
+    pub(super) fn first_row(&self, l: usize, s: usize, syms: usize) -> &[u8; 128] {
+        &self.first[l * syms + s]
     }
 
     /// [`PartsNext::to`] of the parts before the last (rest value `r`).
@@ -208,7 +211,13 @@ pub(super) fn by_parts(
             }
             _ => Vec::new(),
         };
-        PartsNext { parts, last }
+        let first = match &parts[..] {
+            [f, _] if f.n <= 128 => (f.t.chunks(f.n))
+                .map(|row| std::array::from_fn(|p| row.get(p).map_or(0, |&v| (v / f.w) as u8)))
+                .collect(),
+            _ => Vec::new(),
+        };
+        PartsNext { parts, first, last }
     };
     Some([one(moves[0]), one(moves[1])])
 }
