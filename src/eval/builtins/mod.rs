@@ -456,6 +456,12 @@ pub const TABLE: &[Builtin] = &[
                 D::Computed("a quarter of the free memory, at most 4 GiB"),
                 "bytes of pattern tables",
             ),
+            opt(
+                "second_table",
+                BOOL,
+                D::Bool(false),
+                "a second table over several orbits when the memory holds it",
+            ),
         ],
         help: "an optimal solution (IDA* with pattern databases), proved and re-checked",
         example: "use cube2; optimal(R U R' U', memory: 1000000)",

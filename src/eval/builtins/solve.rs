@@ -195,9 +195,10 @@ fn announce(plan: &TablePlan) -> String {
     )
 }
 
-/// `optimal(position, metric: m, all: true, first: true, memory: bytes)`: a proved-optimal
-/// solution, re-checked by applying it. By default the same solution on every run;
-/// `first: true` returns the first one any thread finds (often much sooner).
+/// `optimal(position, metric: m, all: true, first: true, memory: bytes, second_table:
+/// true)`: a proved-optimal solution, re-checked by applying it. By default the same
+/// solution on every run; `first: true` returns the first one any thread finds (often
+/// much sooner); `second_table: true` asks for a second table over several orbits.
 pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let (p, pos) = a.pos(0).perm();
     let (p, pos) = (p.clone(), pos.clone());
@@ -207,6 +208,7 @@ pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         all: a.flag("all"),
         first: a.flag("first"),
         table_memory: a.count("memory")?.map(|n| n.max(0) as u64),
+        second_table: a.flag("second_table"),
         ..OptimalOptions::default()
     };
     let opts = match &ctx.cache {

@@ -246,10 +246,13 @@ fn wanted() -> Wanted {
 
 /// The tables' folder from `PUZ_CACHE`; set and empty, none (tables built in memory,
 /// nothing read or written, as `twsearch --nowrite`).
+/// The cache folder from `PUZ_CACHE` (empty: none), and the second table
+/// ([`OptimalOptions::second_table`]) when `PUZ_SECOND_TABLE` is set.
 fn cache_from_env(opts: &mut OptimalOptions) {
     if let Ok(dir) = std::env::var("PUZ_CACHE") {
         opts.cache = (!dir.is_empty()).then(|| dir.into());
     }
+    opts.second_table = std::env::var_os("PUZ_SECOND_TABLE").is_some();
 }
 
 fn main() {

@@ -51,7 +51,7 @@ pub(super) fn axes(model: &Model, generators: &[(String, Perm)], shapes: &[Shape
         .iter()
         .enumerate()
         .filter_map(|(k, s)| match s {
-            Shape::Coords(c) => {
+            Shape::Coords(c) if !s.position_only() => {
                 let mut v: Vec<(u64, usize, &[u8])> = (c.parts.iter().zip(&c.sizes))
                     .filter_map(|(p, &n)| p.pieces().map(|pieces| (n, p.orbit(), pieces)))
                     .collect();
@@ -59,7 +59,7 @@ pub(super) fn axes(model: &Model, generators: &[(String, Perm)], shapes: &[Shape
                 let v: Vec<(usize, &[u8])> = v.into_iter().map(|(_, o, p)| (o, p)).collect();
                 (!v.is_empty()).then_some((k, v))
             }
-            Shape::Pieces(_) => None,
+            _ => None,
         })
         .collect();
     if sets.is_empty() || generators.is_empty() {

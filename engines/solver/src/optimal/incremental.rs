@@ -305,6 +305,39 @@ mod tests {
         assert_eq!(s.incremental.which, [(0, 0), (2, 0), (4, 0)]);
     }
 
+    #[test]
+    fn a_table_with_a_whole_orbit_is_followed_on_the_position_only() {
+        // Beside nxopt's table, the corners' places and twists with the UD slice's set
+        // (`Shape::position_only`): its values are followed on the position alone, and no
+        // conjugate is looked up for it.
+        use crate::pdb::{Coords, Part};
+        let c3 = cube3();
+        let htm = Metric::htm(&c3, &FACES, &Control::default()).unwrap();
+        let (model, conj) = crate::pdb::symmetric::tests::cube_symmetries();
+        let first = solver().heuristic.pdbs[0].shape.clone();
+        let parts = vec![
+            Part::Places {
+                orbit: 0,
+                pieces: (0..8).collect(),
+            },
+            Part::Ori { orbit: 0 },
+            Part::Set {
+                orbit: 1,
+                pieces: vec![8, 9, 10, 11],
+            },
+        ];
+        let t = Coords::new(&model, parts).unwrap();
+        let t = crate::pdb::symmetric::reduce(&model, t, &conj, u64::MAX, None, None);
+        assert!(t.sym.is_some());
+        let shapes = vec![first, Shape::Coords(t)];
+        let s = Solver::with_shapes_unfilled(&c3, &htm, &opts(4 << 30), shapes).unwrap();
+        assert_eq!(s.incremental.which, [(0, 0), (0, 1), (2, 0), (4, 0)]);
+        let np = 2;
+        for v in 0..s.variants.len() {
+            assert_eq!(s.needed[v * np + 1], v == 0, "variant {v}");
+        }
+    }
+
     proptest! {
         #[test]
         fn followed_indices_are_the_read_ones(

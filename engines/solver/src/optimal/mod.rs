@@ -76,6 +76,12 @@ pub struct OptimalOptions {
     /// the cost before, once that cost took this many nodes for each fine head (`None`:
     /// never: pairs of first letters in order of their bound).
     pub fine_after: Option<f64>,
+    /// Beside the first table over several orbits, a second one when it fits: every piece
+    /// of an orbit with the slice's set, in place of that orbit's table (see
+    /// `pdb/choice.rs`; on the 3x3x3 at 4 GiB in atm, a tenth fewer nodes and a tenth less
+    /// time on random positions for 0.7 GB and a longer build; in htm it costs more time
+    /// than it saves: benches/results.md).
+    pub second_table: bool,
 }
 
 impl Default for OptimalOptions {
@@ -90,6 +96,7 @@ impl Default for OptimalOptions {
             conjugates: MAX_CONJUGATORS,
             refine_after: Some(10_000),
             fine_after: Some(heads::NODES_PER_TASK),
+            second_table: false,
         }
     }
 }

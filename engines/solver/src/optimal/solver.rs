@@ -166,7 +166,7 @@ impl Solver {
             &model,
             &metric.cost,
             &actions,
-            budget,
+            (budget, opts.second_table),
             &conjugations(&model, &symmetries.all),
             opts.cache.as_deref(),
             ctl,
@@ -200,12 +200,12 @@ impl Solver {
         let budget = table_budget(opts, ctl);
         let title = format!("{}, {}", puzzle.name, metric.name);
         let symmetries = Symmetries::new(puzzle, metric, &canon);
-        let heuristic = Heuristic::build(
+        let heuristic = Heuristic::build_chosen(
             puzzle_key(puzzle),
             &model,
             metric,
             &actions,
-            budget,
+            (budget, opts.second_table),
             &conjugations(&model, &symmetries.all),
             opts.cache.as_deref().map(|dir| Cache {
                 dir,
@@ -383,9 +383,9 @@ impl Solver {
                 variants.push((conj, true));
             }
         }
-        // Per (variant, table): tables of pieces on the position and the first conjugates
-        // (whole orbits on the position only), tables over several orbits on the position
-        // and their own conjugates.
+        // Per (variant, table): tables of pieces on the position and the first conjugates,
+        // tables over several orbits on the position and their own conjugates; those that
+        // `Shape::position_only` says on the position only.
         let needed: Vec<bool> = variants
             .iter()
             .enumerate()
@@ -396,8 +396,9 @@ impl Solver {
                     .iter()
                     .enumerate()
                     .map(move |(k, p)| match (&p.shape, conj) {
-                        (Shape::Pieces(_), None) => v == 0 || !p.shape.whole(),
-                        (Shape::Pieces(_), Some(c)) => c < base && !p.shape.whole(),
+                        _ if p.shape.position_only() => v == 0,
+                        (Shape::Pieces(_), None) => true,
+                        (Shape::Pieces(_), Some(c)) => c < base,
                         (Shape::Coords(_), None) => true,
                         (Shape::Coords(_), Some(c)) => c >= base && serves[c].contains(&k),
                     })

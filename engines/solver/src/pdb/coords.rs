@@ -202,8 +202,8 @@ pub struct Coords {
 impl Coords {
     /// The table of `parts` (in any order), or `None` when a part is not one of the model
     /// (an orbit out of range, an orientation part of an orbit without twist, a set that
-    /// is empty, the whole orbit or holds a piece twice) or a part or the table is too
-    /// large (see [`MAX_PART`]).
+    /// is empty or the whole orbit, a set or places part that holds a piece twice) or a
+    /// part or the table is too large (see [`MAX_PART`]).
     pub fn new(model: &Model, parts: Vec<Part>) -> Option<Coords> {
         let mut parts = parts;
         let mut sized = Vec::new();
@@ -227,9 +227,12 @@ impl Coords {
                     let mut p = pieces.clone();
                     p.sort_unstable();
                     p.dedup();
+                    // A set of the whole orbit has one value; the places of the whole
+                    // orbit are its permutation.
+                    let whole_set = p.len() >= o.size && matches!(part, Part::Set { .. });
                     if p.len() != pieces.len()
                         || p.is_empty()
-                        || p.len() >= o.size
+                        || whole_set
                         || p.iter().any(|&x| x as usize >= o.size)
                         || o.size > 64
                     {
@@ -358,6 +361,13 @@ impl Coords {
             .zip(&self.weights)
             .map(|(r, &w)| r.value(s) * w)
             .sum()
+    }
+
+    /// Whether it follows where every piece of an orbit is (a places part of the whole
+    /// orbit).
+    pub fn whole_places(&self) -> bool {
+        (self.parts.iter().zip(&self.readers))
+            .any(|(p, r)| matches!(p, Part::Places { pieces, .. } if pieces.len() == r.n))
     }
 
     /// The value of part `i` in a state.

@@ -130,6 +130,18 @@ impl Shape {
         matches!(self, Shape::Pieces(p) if p.pieces.len() == p.n)
     }
 
+    /// Whether the solver looks it up on the position only: a whole orbit's table (the
+    /// same value on the position, its inverse and its conjugates), or a table over
+    /// several orbits with every piece of one (see `choice.rs`; on the 3x3x3 in atm its
+    /// look-ups on the inverse and conjugates cut more nodes than the position's, for more
+    /// time than they save, benches/results.md).
+    pub fn position_only(&self) -> bool {
+        match self {
+            Shape::Pieces(_) => self.whole(),
+            Shape::Coords(c) => c.whole_places(),
+        }
+    }
+
     /// What it follows, in words.
     pub fn describe(&self) -> String {
         match self {
@@ -291,21 +303,28 @@ pub struct Planned {
     pub cached: bool,
 }
 
-/// The tables for `budget` bytes, and which of them the cache holds (`conj`: the
-/// symmetries a table may be reduced by; `ctl` cancels the forming of its classes).
+/// The tables for `budget` bytes (with a `second` table over several orbits when it
+/// fits, see `choice.rs`), and which of them the cache holds (`conj`: the symmetries a
+/// table may be reduced by; `ctl` cancels the forming of its classes).
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     puzzle_key: u64,
     model: &Model,
     cost: &[u32],
     actions: &[Action],
-    budget: u64,
+    (budget, second): (u64, bool),
     conj: &[(Perm, CellMap)],
     cache: Option<&Path>,
     ctl: &Control,
 ) -> Vec<Planned> {
     let pairs = cost.iter().all(|&c| c == 1);
-    choice::choose_patterns_until(model, actions, budget, conj, pairs, Some(ctl), cache)
+    let how = choice::How {
+        pairs,
+        second,
+        ctl: Some(ctl),
+        dir: cache,
+    };
+    choice::choose_patterns_until(model, actions, budget, conj, how)
         .into_iter()
         .map(|shape| {
             let file = cache.map(|d| d.join(file_name(puzzle_key, actions, cost, &shape)));
@@ -338,6 +357,23 @@ impl Heuristic {
         metric: &Metric,
         actions: &[Action],
         budget: u64,
+        conj: &[(Perm, CellMap)],
+        cache: Option<Cache>,
+        ctl: &Control,
+    ) -> Result<Heuristic, SolveError> {
+        let budget = (budget, false);
+        Heuristic::build_chosen(puzzle_key, model, metric, actions, budget, conj, cache, ctl)
+    }
+
+    /// [`Heuristic::build`], with a second table over several orbits when `.1` and it
+    /// fits (see [`plan`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn build_chosen(
+        puzzle_key: u64,
+        model: &Model,
+        metric: &Metric,
+        actions: &[Action],
+        budget: (u64, bool),
         conj: &[(Perm, CellMap)],
         cache: Option<Cache>,
         ctl: &Control,

@@ -98,6 +98,23 @@ fn reduced_slice_places_and_twists_are_the_whole_table() {
 }
 
 #[test]
+fn reduced_corners_with_their_twists_in_the_rest_are_the_whole_table() {
+    // The corners' places and twists, the places alone the key (the whole orbit's parts
+    // would be a key past MAX_KEY), the twists the rest: 88,179,840 tuples in htm.
+    let syms = same_as_whole(
+        vec![
+            Part::Places {
+                orbit: 0,
+                pieces: (0..8).collect(),
+            },
+            Part::Ori { orbit: 0 },
+        ],
+        "htm",
+    );
+    assert_eq!(syms, 16);
+}
+
+#[test]
 fn reduced_tables_with_dearer_half_turns_are_the_whole_table() {
     let syms = same_as_whole(slice_and_twists(), "weighted");
     assert_eq!(syms, 16);

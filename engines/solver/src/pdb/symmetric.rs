@@ -17,8 +17,14 @@
 //!   orbit, onto the others (the set of the U layer's corners, which the symmetries that
 //!   swap U and D send to the D layer's: the set's complement, the same information).
 //!
-//! When the table has several set or places parts, the key is the one that the most
-//! symmetries carry, the one with the most key values on ties.
+//! When the key orbit's other parts are carried as functions of themselves too (the
+//! corners' twists beside the corners' places), the set or places part alone may be the
+//! key, the others going to the rest: a key of the corners' places and twists would be
+//! 88 M values, past [`MAX_KEY`], their places alone are 40,320.
+//!
+//! Of the keys at most [`MAX_KEY`] values, the one that the most symmetries carry is
+//! taken, the one with the most values on ties (a whole orbit's parts before its set or
+//! places part alone).
 //!
 //! The symmetries kept are those of the puzzle's symmetry group that satisfy both, checked
 //! exactly on their maps of cells; they form a subgroup (checked too). Each key's class is
@@ -216,9 +222,15 @@ pub fn conjugations(model: &Model, elements: &[Perm]) -> Vec<(Perm, CellMap)> {
 }
 
 /// Whether the map of a symmetry carries every part as the module header says: the key's
-/// set onto itself, the key orbit's orientations by whether the piece is one of the set,
-/// the rest's parts each as a function of itself.
-fn carries(model: &Model, c: &Coords, set_orbit: usize, set: &[u8], m: &CellMap) -> bool {
+/// set onto itself, the key orbit's orientations by whether the piece is one of the set
+/// (as a function of themselves when the set or places part is the key `alone`), the
+/// rest's parts each as a function of itself.
+fn carries(
+    model: &Model,
+    c: &Coords,
+    (set_orbit, set, alone): (usize, &[u8], bool),
+    m: &CellMap,
+) -> bool {
     c.parts.iter().all(|part| {
         let o = &model.orbits[part.orbit()];
         let t = o.twist;
@@ -251,7 +263,7 @@ fn carries(model: &Model, c: &Coords, set_orbit: usize, set: &[u8], m: &CellMap)
                     // Per group of pieces, one turn for every piece.
                     let mut turn: [Option<u8>; 2] = [None, None];
                     (0..o.size as u8).all(|p| {
-                        let g = (*orbit == set_orbit && set.contains(&p)) as usize;
+                        let g = (*orbit == set_orbit && !alone && set.contains(&p)) as usize;
                         let y = m.image(b, p * t + x) % t;
                         *turn[g].get_or_insert(y) == y
                     })
@@ -267,13 +279,17 @@ static MADE: Mutex<Vec<(u64, Arc<Reduction>)>> = Mutex::new(Vec::new());
 /// Reductions kept in [`MADE`].
 const KEEP: usize = 4;
 
-/// A hash of what a reduction is made of.
-fn recipe(model: &Model, c: &Coords, maps: &[&CellMap]) -> u64 {
+/// A hash of what a reduction is made of: the parts, the maps, and whether the key orbit
+/// is `split` (its set or places part alone the key).
+fn recipe(model: &Model, c: &Coords, maps: &[&CellMap], split: bool) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     let mut add = |x: u64| {
         h ^= x;
         h = h.wrapping_mul(0x100_0000_01b3);
     };
+    if split {
+        add(0x5b17);
+    }
     for b in format!("{:?}{:?}", c.parts, c.sizes).bytes() {
         add(b as u64);
     }
@@ -307,24 +323,29 @@ pub fn reduce(
         .iter()
         .filter_map(|p| p.pieces().map(|pieces| (p.orbit(), pieces)))
         .collect();
-    // The key (see the module header): one set or places part an orbit.
-    let key_values = |o: usize| -> u64 {
+    // The key (see the module header): the parts of an orbit with a set or places part,
+    // or that part `alone`.
+    let in_key =
+        |p: &Part, o: usize, alone: bool| p.orbit() == o && (!alone || p.pieces().is_some());
+    let key_values = |o: usize, alone: bool| -> u64 {
         (c.parts.iter().zip(&c.sizes))
-            .filter(|(p, _)| p.orbit() == o)
+            .filter(|(p, _)| in_key(p, o, alone))
             .map(|(_, &n)| n)
             .product()
     };
-    let Some((set_orbit, mut kept)) = sets
+    let Some(((set_orbit, alone), mut kept)) = sets
         .iter()
-        .map(|&(o, set)| {
+        .flat_map(|&(o, set)| [(o, set, false), (o, set, true)])
+        .filter(|&(o, _, alone)| key_values(o, alone) <= MAX_KEY)
+        .map(|(o, set, alone)| {
             let kept: Vec<&(Perm, CellMap)> = conj
                 .iter()
-                .filter(|(_, m)| carries(model, &c, o, set, m))
+                .filter(|(_, m)| carries(model, &c, (o, set, alone), m))
                 .collect();
-            (o, kept)
+            ((o, alone), kept)
         })
         .rev()
-        .max_by_key(|(o, kept)| (kept.len(), key_values(*o)))
+        .max_by_key(|((o, alone), kept)| (kept.len(), key_values(*o, *alone)))
     else {
         return c;
     };
@@ -347,11 +368,12 @@ pub fn reduce(
     }
     let maps: Vec<&CellMap> = kept.iter().map(|(_, m)| m).collect();
     let key_parts: Vec<usize> = (0..c.parts.len())
-        .filter(|&i| c.parts[i].orbit() == set_orbit)
+        .filter(|&i| in_key(&c.parts[i], set_orbit, alone))
         .collect();
     let rest_parts: Vec<usize> = (0..c.parts.len())
-        .filter(|&i| c.parts[i].orbit() != set_orbit)
+        .filter(|&i| !in_key(&c.parts[i], set_orbit, alone))
         .collect();
+    let split = rest_parts.iter().any(|&i| c.parts[i].orbit() == set_orbit);
     let radix = |parts: &[usize]| -> (Vec<u64>, Vec<u64>, u64) {
         let sizes: Vec<u64> = parts.iter().map(|&i| c.sizes[i]).collect();
         let mut weights = vec![1u64; sizes.len()];
@@ -367,7 +389,7 @@ pub fn reduce(
     {
         return c;
     }
-    let hash = recipe(model, &c, &maps);
+    let hash = recipe(model, &c, &maps, split);
     let made = MADE
         .lock()
         .ok()
@@ -419,7 +441,11 @@ pub fn reduce(
             }
         }
     }
-    let what = format!("{key_size} values of orbit {set_orbit}'s parts");
+    let what = if split {
+        format!("{key_size} values of orbit {set_orbit}'s set or places part")
+    } else {
+        format!("{key_size} values of orbit {set_orbit}'s parts")
+    };
     let file = dir.map(|d| sym_cache::file(d, hash));
     let classes = match file
         .as_deref()
@@ -635,5 +661,39 @@ pub(crate) mod tests {
         .unwrap();
         let red = reduce(&model, c, &conj, u64::MAX, None, None).sym;
         assert!(red.is_none_or(|r| r.syms < 16));
+    }
+
+    #[test]
+    fn the_corners_places_alone_are_the_key_beside_their_twists() {
+        // The corners' places and twists with the UD slice's set: the corners' parts
+        // together would be a key of 88 M values, past MAX_KEY. Their places alone are the
+        // key (Kociemba's 2,768 classes of the corners' permutation under the 16
+        // symmetries of the UD axis), the twists and the slice's set the rest. A table
+        // with the twists only: the same key.
+        let (model, conj) = cube_symmetries();
+        let corners = Part::Places {
+            orbit: 0,
+            pieces: (0..8).collect(),
+        };
+        let c = Coords::new(
+            &model,
+            vec![corners.clone(), Part::Ori { orbit: 0 }, ud_slice()],
+        )
+        .unwrap();
+        assert_eq!(c.sizes, [495, 2187, 40320]);
+        let red = reduce(&model, c, &conj, u64::MAX, None, None).sym.unwrap();
+        assert_eq!(
+            (red.syms, red.classes, red.rest_size),
+            (16, 2768, 2187 * 495)
+        );
+        assert_eq!(red.split().0, [2]);
+        let c = Coords::new(&model, vec![corners, Part::Ori { orbit: 0 }]).unwrap();
+        let split = reduce(&model, c, &conj, u64::MAX, None, None).sym.unwrap();
+        assert_eq!((split.classes, split.rest_size), (2768, 2187));
+        // Split and whole keys name different layouts: their recipes differ.
+        let c = Coords::new(&model, vec![ud_slice(), Part::Ori { orbit: 0 }]).unwrap();
+        let slice = reduce(&model, c, &conj, u64::MAX, None, None).sym.unwrap();
+        let h = |r: &Reduction| r.hash(0, &|b, h| b.iter().fold(h, |h, &x| h * 31 + x as u64));
+        assert_ne!(h(&split), h(&slice));
     }
 }
