@@ -34,6 +34,19 @@
 //! nodes and cost more time in look-ups than they save (benches/results.md), so that
 //! part of the budget stays unused. Whole orbits stay (the corners: one look-up a node,
 //! and what the table over several orbits does not see, the corners' places).
+//!
+//! Asked for a second table (`How::second`), a whole orbit's table gives way to a table
+//! over several orbits when what the first leaves holds it: every piece of that orbit,
+//! where it is and its orientation, with the set of the slice's locations, reduced (the
+//! orbit's places the key, `symmetric.rs`), in pairs when the letters allow. On the
+//! 3x3x3 the corners with the UD slice: 2,768 classes times 2,187 twists times 495 sets,
+//! 726 MiB in pairs, a mean of 8.98 in atm against nxopt's 8.54 (10.06 against 10.67 in
+//! htm). It is looked up on the position only (`Shape::position_only`): on its inverse
+//! and conjugates it cuts more nodes, for more time than they save. In atm at 4 GiB it
+//! saves about a tenth of the time on random positions; in htm it costs more than it
+//! saves; its fill goes entry by entry (the slice's 495 sets are too many for a run in
+//! vectors, `sym_fill_runs.rs`), 113 s a GiB in atm against nxopt's 13 s
+//! (benches/results.md). So it is not chosen unless asked for.
 
 use super::symmetric::reduce;
 use super::{odd_permutation, Coords, Part, Pattern, Shape};
