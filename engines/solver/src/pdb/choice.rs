@@ -45,7 +45,7 @@
 //! and conjugates it cuts more nodes, for more time than they save. In atm at 4 GiB it
 //! saves about a tenth of the time on random positions; in htm it costs more than it
 //! saves; its fill goes entry by entry (the slice's 495 sets are too many for a run in
-//! vectors, `sym_fill_runs.rs`), 113 s a GiB in atm against nxopt's 13 s
+//! vectors, `sym_fill_runs.rs`), several times slower a GiB than nxopt's table's
 //! (benches/results.md). So it is not chosen unless asked for.
 
 use super::symmetric::reduce;
