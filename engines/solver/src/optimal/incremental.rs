@@ -332,7 +332,7 @@ mod tests {
         let shapes = vec![first, Shape::Coords(t)];
         let s = Solver::with_shapes_unfilled(&c3, &htm, &opts(4 << 30), shapes).unwrap();
         assert_eq!(s.incremental.which, [(0, 0), (0, 1), (2, 0), (4, 0)]);
-        let np = 2;
+        let np = s.heuristic.pdbs.len();
         for v in 0..s.variants.len() {
             assert_eq!(s.needed[v * np + 1], v == 0, "variant {v}");
         }

@@ -385,8 +385,8 @@ pub fn reduce(
     };
     let (key_sizes, key_weights, key_size) = radix(&key_parts);
     let (rest_sizes, rest_weights, rest_size) = radix(&rest_parts);
-    if key_size > MAX_KEY || (key_size / maps.len() as u64).saturating_mul(rest_size) > max_entries
-    {
+    // (The key is within MAX_KEY: larger ones were passed over above.)
+    if (key_size / maps.len() as u64).saturating_mul(rest_size) > max_entries {
         return c;
     }
     let hash = recipe(model, &c, &maps, split);
