@@ -188,8 +188,9 @@ impl Fill<'_> {
 /// (pushed from `d`, or pulled) and says how many. `before(d, filled, frontier, last, pull)`
 /// runs before each level (with the entries filled, those of level `d` and of `d - 1`):
 /// false ends the fill there; it may tell `meter` the level is the last
-/// ([`Meter::last_level`]), whose time left is then the fill's. A level is pulled when the frontier is more than a quarter
-/// of the entries left, or when costs are not all 1.
+/// ([`Meter::last_level`]), whose time left is then the fill's. A level is pulled as
+/// [`pull_now`] says (`across`: whether its pull goes across runs in vectors), or when
+/// costs are not all 1.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn levels(
     size: u64,
@@ -198,6 +199,7 @@ pub(super) fn levels(
     blocks: u64,
     per_block: u64,
     meter: &Meter,
+    across: bool,
     mut before: impl FnMut(u8, u64, u64, u64, bool) -> bool,
     level: impl Fn(u8, bool, u64, u64) -> u64 + Sync,
 ) -> Result<(), SolveError> {
@@ -210,7 +212,7 @@ pub(super) fn levels(
     while d < 14 && filled < size {
         meter.ctl.check()?;
         let unknown = size - filled;
-        let pull = !unit || 4 * frontier > unknown;
+        let pull = !unit || pull_now(frontier, unknown, across);
         if !before(d, filled, frontier, last, pull) {
             break;
         }
@@ -243,6 +245,15 @@ pub(super) fn levels(
         }
     }
     Ok(())
+}
+
+/// Whether a level of unit costs is pulled rather than pushed: when the frontier is more
+/// than a quarter of the entries left, whose pull, entry by entry, stops at an entry's
+/// first letter found. A pull across runs (`sym_fill_runs.rs`) costs per class, not per
+/// entry left, and less than a push (per entry of the frontier and letter) from a
+/// frontier of about a sixteenth of the entries left (measured on the 3x3x3's tables).
+pub(super) fn pull_now(frontier: u64, unknown: u64, across: bool) -> bool {
+    frontier.saturating_mul(if across { 16 } else { 4 }) > unknown
 }
 
 /// Per part, where each letter's value comes from: the move tables `fwd` inverted (each
@@ -305,6 +316,7 @@ pub(super) fn fill_coords(
         blocks,
         inner,
         meter,
+        false,
         |_, _, _, _, _| true,
         |d, pull, lo, hi| f.level(t, d, pull, cost, lo, hi),
     )?;

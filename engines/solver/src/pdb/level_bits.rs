@@ -201,7 +201,7 @@ pub(super) struct Run<'a> {
     _b: std::marker::PhantomData<&'a [u64]>,
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
     /// Whether entry `start + x` is at the level.
     #[inline(always)]
     pub fn has(self, x: u16) -> bool {
@@ -211,13 +211,13 @@ impl Run<'_> {
         unsafe { *self.bytes.add(i / 8) >> (i % 8) & 1 == 1 }
     }
 
-    /// The bits of entries `start..start + 121` (bit `x`: entry `start + x`), and those of
-    /// up to 7 entries past them.
+    /// The 64 bytes from the one holding entry `start`, and the bit of `start` in it:
+    /// the bits of entries `start..start + 505` at least.
     #[inline(always)]
-    pub fn wide(self) -> u128 {
-        // SAFETY: 16 bytes from `start / 8` lie inside the `PAD_BITS` past `start`.
-        let b = unsafe { self.bytes.cast::<[u8; 16]>().read_unaligned() };
-        u128::from_le_bytes(b) >> self.shift
+    pub fn line(self) -> (&'a [u8; 64], u32) {
+        // SAFETY: 64 bytes from `start / 8` lie inside the `PAD_BITS` past `start`, and
+        // the bits are borrowed for `'a`.
+        (unsafe { &*self.bytes.cast::<[u8; 64]>() }, self.shift)
     }
 }
 
@@ -415,10 +415,15 @@ mod tests {
     }
 
     /// Each block's bits turned, the bits between and after the blocks kept; runs read
-    /// from the turned blocks where `wide` says.
+    /// from the turned blocks where `line` says (short runs, and the longest).
     #[test]
     fn blocks_turned_in_place() {
-        let (rows, cols, blocks) = (13u64, 37u64, 9u64);
+        for (rows, cols, blocks) in [(13u64, 37u64, 9u64), (505, 11, 3)] {
+            blocks_turned(rows, cols, blocks);
+        }
+    }
+
+    fn blocks_turned(rows: u64, cols: u64, blocks: u64) {
         let size = blocks * rows * cols + 300;
         let mut buf = random_codes(size, 0x3c6e_f372_fe94_f82b);
         let t = buf.as_atomic();
@@ -433,9 +438,10 @@ mod tests {
                 }
             }
             for c in 0..cols {
-                let run = b.run(base + c * rows).wide();
+                let (line, shift) = b.run(base + c * rows).line();
                 for r in 0..rows {
-                    assert_eq!(run >> r & 1 == 1, was(base + r * cols + c));
+                    let i = (shift as u64 + r) as usize;
+                    assert_eq!(line[i / 8] >> (i % 8) & 1 == 1, was(base + r * cols + c));
                 }
             }
         }

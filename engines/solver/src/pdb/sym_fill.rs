@@ -553,6 +553,12 @@ fn fill<E: Entries>(
         }
         go
     };
+    // Whether a pulled level will go across runs (its bits then fit, see `before`).
+    let across = E::PAIRS
+        && unit
+        && f.pulls_by_runs()
+        && f.across().is_some()
+        && needs + LevelBits::bytes(c.size) <= meter.ctl.memory_limit;
     levels(
         c.size,
         filled,
@@ -560,6 +566,7 @@ fn fill<E: Entries>(
         red.classes,
         red.rest_size,
         meter,
+        across,
         before,
         |d, pull, lo, hi| {
             let (at, reached) = (&marks[d as usize % 2], &marks[(d as usize + 1) % 2]);

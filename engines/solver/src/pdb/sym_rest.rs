@@ -11,15 +11,20 @@ use super::symmetric::Reduction;
 /// symmetries, and 110 M for the 45 of atm; its parts take 0.7 M and 1.6 M).
 pub(super) const MAX_NEXT: u64 = 1 << 24;
 
+/// The first of two rest parts is kept alone ([`PartsNext::first_row`]) up to this many
+/// values: a pull across runs (`sym_fill_runs.rs`) permutes them in one vector of bits.
+pub(super) const FIRST_MOST: usize = 512;
+
 /// The rest's moves carried by every symmetry, part by part: a rest value is split into
 /// its parts' values (a division by a constant each, as a multiplication), each part's
 /// moved and carried value read from its table, premultiplied by the part's place value.
 pub(super) struct PartsNext {
     /// The rest parts, slowest first.
     parts: Vec<PartNext>,
-    /// With two parts, the first one's table as bytes, a row of 128 per letter and
-    /// symmetry, when its values fit (else empty; see [`PartsNext::first_row`]).
-    first: Vec<[u8; 128]>,
+    /// With two parts, the first one's values alone (not times its place value), a row
+    /// per letter and symmetry padded to a multiple of 64, when they are at most
+    /// [`FIRST_MOST`] (else empty; see [`PartsNext::first_row`]).
+    first: Vec<u16>,
     /// The last part's table in 16 bits when its place value is 1 and its values fit
     /// (else empty): a pull reads one of its rows an entry, and half the bytes keep more
     /// of them in the nearest caches. Its rows are a power of two long (a row's index
@@ -60,12 +65,14 @@ impl PartsNext {
         (!self.first.is_empty() && !self.last.is_empty()).then(|| self.parts[0].n as u32)
     }
 
-    /// Byte `p`: where letter `l` sends the first part's value `p`, carried by symmetry
-    /// `s` (see [`PartsNext::first_len`]; 0 past its values). Made once for every letter
-    /// and symmetry, when the first part has at most 128 values.
+    /// Value `p`: where letter `l` sends the first part's value `p`, carried by symmetry
+    /// `s` (see [`PartsNext::first_len`]; 0 past its values, up to the row's length, a
+    /// multiple of 64). Made once for every letter and symmetry, when the first part has
+    /// at most [`FIRST_MOST`] values.
     #[inline(always)]
-    pub(super) fn first_row(&self, l: usize, s: usize, syms: usize) -> &[u8; 128] {
-        &self.first[l * syms + s]
+    pub(super) fn first_row(&self, l: usize, s: usize, syms: usize) -> &[u16] {
+        let n = (self.parts[0].n as usize).next_multiple_of(64);
+        &self.first[(l * syms + s) * n..][..n]
     }
 
     /// [`PartsNext::to`] of the parts before the last (rest value `r`).
@@ -212,9 +219,16 @@ pub(super) fn by_parts(
             _ => Vec::new(),
         };
         let first = match &parts[..] {
-            [f, _] if f.n <= 128 => (f.t.chunks(f.n))
-                .map(|row| std::array::from_fn(|p| row.get(p).map_or(0, |&v| (v / f.w) as u8)))
-                .collect(),
+            [f, _] if f.n <= FIRST_MOST => {
+                let stride = f.n.next_multiple_of(64);
+                let mut first = vec![0u16; f.t.len() / f.n * stride];
+                for (row, t) in first.chunks_mut(stride).zip(f.t.chunks(f.n)) {
+                    row.iter_mut()
+                        .zip(t)
+                        .for_each(|(x, &v)| *x = (v / f.w) as u16);
+                }
+                first
+            }
             _ => Vec::new(),
         };
         PartsNext { parts, first, last }
