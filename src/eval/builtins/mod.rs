@@ -459,7 +459,7 @@ pub const TABLE: &[Builtin] = &[
             opt(
                 "second_table",
                 BOOL,
-                D::Bool(false),
+                D::Computed("where its tables' means say it pays"),
                 "a second table over several orbits when the memory holds it",
             ),
         ],

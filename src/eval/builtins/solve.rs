@@ -198,7 +198,8 @@ fn announce(plan: &TablePlan) -> String {
 /// `optimal(position, metric: m, all: true, first: true, memory: bytes, second_table:
 /// true)`: a proved-optimal solution, re-checked by applying it. By default the same
 /// solution on every run; `first: true` returns the first one any thread finds (often
-/// much sooner); `second_table: true` asks for a second table over several orbits.
+/// much sooner); `second_table: true` or `false` asks for a second table over several
+/// orbits or not (absent: where it pays).
 pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
     let (p, pos) = a.pos(0).perm();
     let (p, pos) = (p.clone(), pos.clone());
@@ -208,7 +209,7 @@ pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         all: a.flag("all"),
         first: a.flag("first"),
         table_memory: a.count("memory")?.map(|n| n.max(0) as u64),
-        second_table: a.flag("second_table"),
+        second_table: a.opt("second_table").map(|_| a.flag("second_table")),
         ..OptimalOptions::default()
     };
     let opts = match &ctx.cache {

@@ -244,15 +244,15 @@ fn wanted() -> Wanted {
     }
 }
 
-/// The tables' folder from `PUZ_CACHE`; set and empty, none (tables built in memory,
-/// nothing read or written, as `twsearch --nowrite`).
-/// The cache folder from `PUZ_CACHE` (empty: none), and the second table
-/// ([`OptimalOptions::second_table`]) when `PUZ_SECOND_TABLE` is set.
+/// The cache folder from `PUZ_CACHE` (set and empty: none, the tables built in memory,
+/// nothing read or written, as `twsearch --nowrite`), and the second table
+/// ([`OptimalOptions::second_table`]) from `PUZ_SECOND_TABLE`: 1 always, 0 never, unset
+/// where it pays.
 fn cache_from_env(opts: &mut OptimalOptions) {
     if let Ok(dir) = std::env::var("PUZ_CACHE") {
         opts.cache = (!dir.is_empty()).then(|| dir.into());
     }
-    opts.second_table = std::env::var_os("PUZ_SECOND_TABLE").is_some();
+    opts.second_table = std::env::var("PUZ_SECOND_TABLE").ok().map(|v| v != "0");
 }
 
 fn main() {

@@ -78,10 +78,10 @@ pub struct OptimalOptions {
     pub fine_after: Option<f64>,
     /// Beside the first table over several orbits, a second one when it fits: every piece
     /// of an orbit with the slice's set, in place of that orbit's table (see
-    /// `pdb/choice.rs`; on the 3x3x3 at 4 GiB in atm, a tenth fewer nodes and a tenth less
-    /// time on random positions for 0.7 GB and a longer build; in htm it costs more time
-    /// than it saves: benches/results.md).
-    pub second_table: bool,
+    /// `pdb/choice.rs`). `None`: where it pays, as the tables' means say (see
+    /// `pdb::second_pays`: on the 3x3x3 at 4 GiB, in atm and not in htm); `Some`: always
+    /// or never.
+    pub second_table: Option<bool>,
 }
 
 impl Default for OptimalOptions {
@@ -96,7 +96,7 @@ impl Default for OptimalOptions {
             conjugates: MAX_CONJUGATORS,
             refine_after: Some(10_000),
             fine_after: Some(heads::NODES_PER_TASK),
-            second_table: false,
+            second_table: None,
         }
     }
 }

@@ -166,7 +166,7 @@ impl Solver {
             &model,
             &metric.cost,
             &actions,
-            (budget, opts.second_table),
+            (budget, opts.second_table.unwrap_or(false)),
             &conjugations(&model, &symmetries.all),
             opts.cache.as_deref(),
             ctl,
