@@ -189,10 +189,20 @@ fn announce(plan: &TablePlan) -> String {
         ),
         None => "not saved (no cache folder)".to_string(),
     };
-    format!(
-        "optimal: building {} of pattern tables once ({budget}), {place}",
-        human_bytes(plan.to_build)
-    )
+    let second = "if the tables' means say it pays (`second_table: false` leaves it out)";
+    let what = match (plan.to_build, plan.maybe) {
+        (n, 0) => format!("building {} of pattern tables once", human_bytes(n)),
+        (0, m) => format!(
+            "building a second table of {} once {second}",
+            human_bytes(m)
+        ),
+        (n, m) => format!(
+            "building {} of pattern tables once, and {} more for a second table {second}",
+            human_bytes(n),
+            human_bytes(m)
+        ),
+    };
+    format!("optimal: {what} ({budget}), {place}")
 }
 
 /// `optimal(position, metric: m, all: true, first: true, memory: bytes, second_table:
@@ -226,7 +236,7 @@ pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         None => {
             reachable(&p, &m, &pos, ctl, a)?;
             let plan = Solver::table_plan(&p.def, &m, &opts, ctl).map_err(fail)?;
-            if plan.to_build > 0 {
+            if plan.to_build + plan.maybe > 0 {
                 ctl.progress(&announce(&plan));
             }
             Solver::new(&p.def, &m, &opts, ctl)
@@ -328,4 +338,36 @@ fn reachable(p: &PuzzleCtx, m: &Metric, pos: &Perm, ctl: &Control, a: &Args) -> 
         ),
     )
     .with_help("a slice or a rotation moves what face turns cannot (the 3x3x3's centres): give a metric with those moves (`metric: stm`), or a position of the group"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line before a build says what is built, and a second table only when one may
+    /// follow, with how to leave it out.
+    #[test]
+    fn the_announcement_names_a_second_table_that_may_follow() {
+        let plan = |to_build, maybe| TablePlan {
+            budget: 4 << 30,
+            asked: false,
+            bytes: 3 << 30,
+            to_build,
+            maybe,
+            cache: None,
+        };
+        let (gib, mib) = (human_bytes(1 << 30), human_bytes(726 << 20));
+        let first = announce(&plan(1 << 30, 0));
+        assert!(first.contains(&format!("building {gib} of pattern tables")));
+        assert!(!first.contains("second"), "{first}");
+        let both = announce(&plan(1 << 30, 726 << 20));
+        assert!(
+            both.contains(&format!("{mib} more for a second table")),
+            "{both}"
+        );
+        assert!(both.contains("second_table: false"), "{both}");
+        let only = announce(&plan(0, 726 << 20));
+        assert!(only.contains(&format!("a second table of {mib}")), "{only}");
+        assert!(!only.contains("pattern tables once"), "{only}");
+    }
 }

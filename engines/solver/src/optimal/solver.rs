@@ -139,6 +139,10 @@ pub struct TablePlan {
     /// Bytes of the tables, and of those the cache does not hold (to be built).
     pub bytes: u64,
     pub to_build: u64,
+    /// Bytes of a second table to be built after those if the tables' means say it
+    /// pays (with `second_table` unset; see `pdb::second_pays`), when the cache does not
+    /// hold it.
+    pub maybe: u64,
     pub cache: Option<PathBuf>,
 }
 
@@ -161,16 +165,33 @@ impl Solver {
         let (model, actions) = model_and_actions(puzzle, metric)?;
         let budget = table_budget(opts, ctl);
         let symmetries = Symmetries::new(puzzle, metric, &Canon::new(metric));
-        let planned = plan(
-            puzzle_key(puzzle),
-            &model,
-            &metric.cost,
-            &actions,
-            (budget, opts.second_table.unwrap_or(false)),
-            &conjugations(&model, &symmetries.all),
-            opts.cache.as_deref(),
-            ctl,
-        );
+        let conj = conjugations(&model, &symmetries.all);
+        let plan_with = |second| {
+            let (key, cost, dir) = (puzzle_key(puzzle), &metric.cost, opts.cache.as_deref());
+            plan(
+                key,
+                &model,
+                cost,
+                &actions,
+                (budget, second),
+                &conj,
+                dir,
+                ctl,
+            )
+        };
+        let planned = plan_with(opts.second_table.unwrap_or(false));
+        let maybe = match opts.second_table {
+            Some(_) => 0,
+            None => (plan_with(true).iter())
+                .filter(|t| !t.cached)
+                .filter(|t| {
+                    !planned
+                        .iter()
+                        .any(|p| p.shape.describe() == t.shape.describe())
+                })
+                .map(|t| t.shape.bytes())
+                .sum(),
+        };
         Ok(TablePlan {
             budget,
             asked: opts.table_memory.is_some(),
@@ -180,6 +201,7 @@ impl Solver {
                 .filter(|t| !t.cached)
                 .map(|t| t.shape.bytes())
                 .sum(),
+            maybe,
             cache: opts.cache.clone(),
         })
     }
