@@ -71,7 +71,7 @@ impl PartsNext {
     /// at most [`FIRST_MOST`] values.
     #[inline(always)]
     pub(super) fn first_row(&self, l: usize, s: usize, syms: usize) -> &[u16] {
-        let n = (self.parts[0].n as usize).next_multiple_of(64);
+        let n = self.parts[0].n.next_multiple_of(64);
         &self.first[(l * syms + s) * n..][..n]
     }
 
