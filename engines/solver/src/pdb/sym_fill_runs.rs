@@ -8,11 +8,11 @@
 //! ([`LevelBits::transpose_blocks`]), so that a run's bits lie together: the target run's
 //! bits, permuted in vector registers (each output byte gathers the byte that holds its
 //! bit, then each bit is picked from its byte), say at once which of the run's entries
-//! the letter reaches. Their union over the letters, within the run's unreached entries, is the
-//! run's new entries; the class's are turned back and written together. A target run is
-//! read once a letter, where the pull of `sym_fill_class.rs` reads a target once for
-//! each entry and letter (it stays for processors without AVX-512 VBMI's byte permutes,
-//! and BITALG's bit shuffles, and for tables of other shapes).
+//! the letter reaches. Their union over the letters, within the run's unreached entries,
+//! is the run's new entries; the class's are turned back and written together. A target
+//! run is read once a letter, where the pull of `sym_fill_class.rs` reads a target once
+//! for each entry and letter (it stays for processors without AVX-512 VBMI's byte
+//! permutes and BITALG's bit shuffles, and for tables of other shapes).
 
 use super::class::by_runs;
 use super::{Fill, Letters, Level, Marks, Target};
