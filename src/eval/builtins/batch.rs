@@ -139,6 +139,8 @@ pub fn batch(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         None => (0..items.len()).collect(),
     };
     let mut records = Vec::new();
+    // The items' solver, made once (see `SolverMemo`).
+    let solvers = super::solve::SolverMemo::default();
     for (done, &i) in plan.iter().enumerate() {
         ctx.ctl.check().map_err(|e| fail(e.to_string()))?;
         ctx.ctl.progress(&format!(
@@ -156,6 +158,7 @@ pub fn batch(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
             jobs: None,
             cache: ctx.cache.clone(),
             here: ctx.here.clone(),
+            solvers: Some(&solvers),
         };
         let t0 = Instant::now();
         let v = (f.run)(&mut sub, &calls[i]).map_err(|d| {

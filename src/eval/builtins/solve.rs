@@ -205,6 +205,38 @@ fn announce(plan: &TablePlan) -> String {
     format!("optimal: {what} ({budget}), {place}")
 }
 
+/// The solver of a batch's items, kept from one to the next while their puzzle, metric
+/// and options stay the same: its tables are loaded (and its second table's rule
+/// weighed) once a batch. Only within a batch: a REPL keeping it would hold tables built
+/// in memory past the call, unaccounted for by later computations' memory checks.
+#[derive(Default)]
+pub struct SolverMemo(std::cell::RefCell<Option<Kept>>);
+
+/// A kept solver, with the puzzle's context and the key of its metric and options.
+type Kept = (Rc<PuzzleCtx>, String, Rc<Solver>);
+
+impl SolverMemo {
+    /// The kept solver when it is for puzzle `p` and `key` (the metric and options),
+    /// else the one `make` gives (the kept one let go first), kept.
+    fn get(
+        &self,
+        p: &Rc<PuzzleCtx>,
+        key: String,
+        make: impl FnOnce() -> Result<Solver, puz_solver::SolveError>,
+    ) -> Result<Rc<Solver>, puz_solver::SolveError> {
+        let mut kept = self.0.borrow_mut();
+        if let Some((q, k, s)) = &*kept {
+            if Rc::ptr_eq(q, p) && *k == key {
+                return Ok(s.clone());
+            }
+        }
+        *kept = None;
+        let s = Rc::new(make()?);
+        *kept = Some((p.clone(), key, s.clone()));
+        Ok(s)
+    }
+}
+
 /// `optimal(position, metric: m, all: true, first: true, memory: bytes, second_table:
 /// true)`: a proved-optimal solution, re-checked by applying it. By default the same
 /// solution on every run; `first: true` returns the first one any thread finds (often
@@ -235,11 +267,18 @@ pub fn optimal(ctx: &mut Ctx, a: &Args) -> EvalResult<Value> {
         Some(r) => r,
         None => {
             reachable(&p, &m, &pos, ctl, a)?;
-            let plan = Solver::table_plan(&p.def, &m, &opts, ctl).map_err(fail)?;
-            if plan.to_build + plan.maybe > 0 {
-                ctl.progress(&announce(&plan));
-            }
-            Solver::new(&p.def, &m, &opts, ctl)
+            let make = || {
+                let plan = Solver::table_plan(&p.def, &m, &opts, ctl)?;
+                if plan.to_build + plan.maybe > 0 {
+                    ctl.progress(&announce(&plan));
+                }
+                Solver::new(&p.def, &m, &opts, ctl)
+            };
+            let solver = match ctx.solvers {
+                Some(memo) => memo.get(&p, format!("{m:?}|{:?}", opts.for_tables()), make),
+                None => make().map(Rc::new),
+            };
+            solver
                 .and_then(|s| s.solve(&pos, opts.wanted(), ctl))
                 .map_err(fail)?
         }
@@ -343,6 +382,44 @@ fn reachable(p: &PuzzleCtx, m: &Metric, pos: &Perm, ctl: &Control, a: &Args) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A batch's solver is made once while the puzzle, metric and options stay, and
+    /// made again when they change.
+    #[test]
+    fn a_batch_keeps_its_solver_while_nothing_changes() {
+        let c2 = puz_testkit::cubies::cube2();
+        let p = Rc::new(PuzzleCtx::new(c2.clone(), vec![]));
+        let q = Rc::new(PuzzleCtx::new(c2.clone(), vec![]));
+        let ctl = Control::default();
+        let htm = Metric::htm(&c2, &[], &ctl).unwrap();
+        let opts = OptimalOptions {
+            table_memory: Some(1 << 20),
+            cache: None,
+            ..OptimalOptions::default()
+        };
+        let made = std::cell::Cell::new(0);
+        let make = || {
+            made.set(made.get() + 1);
+            Solver::new(&c2, &htm, &opts, &ctl)
+        };
+        let memo = SolverMemo::default();
+        let key = |o: &OptimalOptions| format!("{htm:?}|{:?}", o.for_tables());
+        let a = memo.get(&p, key(&opts), make).unwrap();
+        let first = OptimalOptions {
+            first: true,
+            ..opts.clone()
+        };
+        let b = memo.get(&p, key(&first), make).unwrap();
+        assert!(Rc::ptr_eq(&a, &b) && made.get() == 1, "made {}", made.get());
+        let other = OptimalOptions {
+            table_memory: Some(2 << 20),
+            ..opts.clone()
+        };
+        memo.get(&p, key(&other), make).unwrap();
+        assert_eq!(made.get(), 2);
+        memo.get(&q, key(&other), make).unwrap();
+        assert_eq!(made.get(), 3, "another puzzle's context");
+    }
 
     /// The line before a build says what is built, and a second table only when one may
     /// follow, with how to leave it out.

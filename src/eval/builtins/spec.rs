@@ -574,6 +574,9 @@ pub struct Ctx<'a> {
     /// The folder of the script being run: relative file names are read from there
     /// first, then from the working directory (as `use "file"` does).
     pub here: Option<PathBuf>,
+    /// Where `optimal` keeps its solver from item to item of a batch (`None`: made
+    /// for the call).
+    pub solvers: Option<&'a super::solve::SolverMemo>,
 }
 
 impl Ctx<'_> {

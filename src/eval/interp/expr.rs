@@ -268,6 +268,7 @@ impl Interp {
                 .parent()
                 .filter(|d| d.is_dir())
                 .map(|d| d.to_path_buf()),
+            solvers: None,
         };
         let r = (b.run)(&mut ctx, &args);
         let fields = std::mem::take(&mut ctx.fields);

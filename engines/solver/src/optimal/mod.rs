@@ -179,6 +179,16 @@ pub fn optimal(
 }
 
 impl OptimalOptions {
+    /// The options with what only `Solver::solve` reads (`all`, `first`) left at their
+    /// defaults: two option sets whose `for_tables` agree make the same solver.
+    pub fn for_tables(&self) -> OptimalOptions {
+        OptimalOptions {
+            all: false,
+            first: false,
+            ..self.clone()
+        }
+    }
+
     /// Which solutions the options ask for.
     pub fn wanted(&self) -> Wanted {
         if self.all {
