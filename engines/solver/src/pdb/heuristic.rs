@@ -176,12 +176,15 @@ impl Heuristic {
             ));
             return Ok(h);
         }
+        let why = format!(
+            "a second table: the orbit's own table averages {orbit:.2} (sampled), over the \
+             first table's {first:.2} (second_table: false leaves it out)"
+        );
+        // Said before it is built or loaded: the build takes a while.
+        ctl.progress(&why);
         let second = with.swap_remove(i);
         let mut got = Heuristic::from_plan(model, metric, actions, vec![second], cache, ctl)?;
-        h.report.push(format!(
-            "a second table: the orbit's own table averages {orbit:.2} (sampled), over the \
-             first table's {first:.2}"
-        ));
+        h.report.push(why);
         h.pdbs[i] = got.pdbs.remove(0);
         h.report.remove(i);
         h.report.append(&mut got.report);
