@@ -14,7 +14,7 @@ use crate::canon::Canon;
 use crate::error::{invalid, SolveError};
 use crate::metric::Metric;
 use crate::model::{Action, CellMap, Model};
-use crate::pdb::{plan, symmetric::conjugations, Cache, Heuristic, Locator, Shape};
+use crate::pdb::{plan, plan_second, symmetric::conjugations, Cache, Heuristic, Locator, Shape};
 use crate::split::Split;
 use crate::symmetry::Symmetries;
 use puz_core::{count, Control, Perm, Puzzle};
@@ -179,18 +179,13 @@ impl Solver {
                 ctl,
             )
         };
-        let planned = plan_with(opts.second_table.unwrap_or(false));
-        let maybe = match opts.second_table {
-            Some(_) => 0,
-            None => (plan_with(true).iter())
-                .filter(|t| !t.cached)
-                .filter(|t| {
-                    !planned
-                        .iter()
-                        .any(|p| p.shape.describe() == t.shape.describe())
-                })
-                .map(|t| t.shape.bytes())
-                .sum(),
+        let (planned, maybe) = match opts.second_table {
+            Some(second) => (plan_with(second), 0),
+            None => {
+                let (planned, swap) = plan_second(plan_with);
+                let second = swap.filter(|(_, t)| !t.cached);
+                (planned, second.map_or(0, |(_, t)| t.shape.bytes()))
+            }
         };
         Ok(TablePlan {
             budget,

@@ -101,6 +101,19 @@ fn second_pays(first: f64, orbit: f64) -> bool {
     orbit >= first
 }
 
+/// The tables planned without a second table (`plan_with(false)`), and, when one fits,
+/// the table it would replace: its index and the second table planned (from
+/// `plan_with(true)`, which differs there only; never the first table).
+pub fn plan_second(
+    plan_with: impl Fn(bool) -> Vec<Planned>,
+) -> (Vec<Planned>, Option<(usize, Planned)>) {
+    let (without, mut with) = (plan_with(false), plan_with(true));
+    let swap = (without.iter().zip(&with))
+        .position(|(a, b)| a.shape.describe() != b.shape.describe())
+        .filter(|&i| i > 0 && with.len() == without.len());
+    (without, swap.map(|i| (i, with.swap_remove(i))))
+}
+
 /// Ends the progress bar of a build however the build ends.
 struct EndPhase<'a>(&'a Control);
 
@@ -156,15 +169,13 @@ impl Heuristic {
                 ctl,
             )
         };
-        let planned = plan_with(second.unwrap_or(false));
-        if second.is_some() {
+        if let Some(second) = second {
+            let planned = plan_with(second);
             return Heuristic::from_plan(model, metric, actions, planned, cache, ctl);
         }
-        let mut with = plan_with(true);
-        let swap =
-            (planned.iter().zip(&with)).position(|(a, b)| a.shape.describe() != b.shape.describe());
+        let (planned, swap) = plan_second(plan_with);
         let mut h = Heuristic::from_plan(model, metric, actions, planned, cache, ctl)?;
-        let Some(i) = swap.filter(|&i| i > 0 && with.len() == h.pdbs.len()) else {
+        let Some((i, second)) = swap else {
             return Ok(h);
         };
         let (first, orbit) = (&h.pdbs[0], &h.pdbs[i]);
@@ -182,7 +193,6 @@ impl Heuristic {
         );
         // Said before it is built or loaded: the build takes a while.
         ctl.progress(&why);
-        let second = with.swap_remove(i);
         let mut got = Heuristic::from_plan(model, metric, actions, vec![second], cache, ctl)?;
         h.report.push(why);
         h.pdbs[i] = got.pdbs.remove(0);

@@ -65,7 +65,7 @@ pub use cache::{default_cache_dir, description_file, Cache, FILE_PREFIX, FILE_SU
 pub use choice::{choose_patterns, several_orbits};
 pub(crate) use coords::odd_permutation;
 pub use coords::{Coords, Part};
-pub use heuristic::{plan, Heuristic, Planned, Saving};
+pub use heuristic::{plan, plan_second, Heuristic, Planned, Saving};
 pub use locator::{Located, Locator};
 pub use pattern::Pattern;
 
@@ -220,19 +220,9 @@ impl Pdb {
     /// The mean of `n` of its entries drawn at random (seeded: the same each time): within
     /// about a hundredth of the mean of every entry for the 3x3x3's tables at 100,000.
     pub fn sampled_mean(&self, n: u64) -> f64 {
-        let size = self.shape.size();
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let sum: u64 = (0..n)
-            .map(|_| {
-                // splitmix64
-                x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = x;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                let i = (((z ^ (z >> 31)) as u128 * size as u128) >> 64) as u64;
-                self.value(i) as u64
-            })
-            .sum();
+        let size = self.shape.size() as u128;
+        let at = |k: u64| ((pairs_levels::draw(k) as u128 * size) >> 64) as u64;
+        let sum: u64 = (0..n).map(|k| self.value(at(k)) as u64).sum();
         sum as f64 / n.max(1) as f64
     }
 
